@@ -1,0 +1,127 @@
+// Copyright 2026 The acs authors.
+//
+// acs: alternative contact solvers for MuJoCo. Public API.
+//
+// acs_step / acs_forward replace mj_step / mj_forward: they run MuJoCo's stages in MuJoCo's order
+// and replace only the constraint stage (mj_fwdConstraint) by the selected contact solver. The
+// outputs efc_force, qfrc_constraint and qacc are consistent with each other, so sensors,
+// mj_contactForce, rendering and the Euler and implicit integrators work unchanged.
+
+#ifndef ACS_ACS_H_
+#define ACS_ACS_H_
+
+#include <stddef.h>
+
+#include <mujoco/mujoco.h>
+#include <acs/acs_export.h>
+#include <acs/acs_types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+//---------------------------------- settings ------------------------------------------------------
+
+// Set settings to their default values.
+ACS_API void acs_defaultSettings(acsSettings* settings);
+
+// Apply the model's configuration: <custom> text/numeric fields named acs_* and the config of an
+// acs.solver plugin instance. Return 0 on success; otherwise -1 with a message naming the field.
+ACS_API int acs_modelSettings(acsSettings* settings, const mjModel* m, char* error, int error_sz);
+
+// Set one option by name, as in the model: "acs_tolerance" or "tolerance", value as text.
+// Return 0 on success; otherwise -1 with a message naming the field and its allowed values.
+ACS_API int acs_setOption(acsSettings* settings, const char* key, const char* value,
+                          char* error, int error_sz);
+
+// Check every field. Return 0 if valid; otherwise -1 with a message naming the first bad field.
+ACS_API int acs_validateSettings(const acsSettings* settings, char* error, int error_sz);
+
+// Write a one-line description of every option (name, unit, default, range) to buf.
+ACS_API void acs_describeOptions(char* buf, int buf_sz);
+
+
+//---------------------------------- context -------------------------------------------------------
+
+// Make a context for model m. settings: NULL for defaults overridden by the model's configuration.
+// Return NULL and write a message to error if the settings or the model are not supported
+// (RK4 integrator, sleep enabled).
+// Nullable: settings, error
+ACS_API acsContext* acs_makeContext(const mjModel* m, const acsSettings* settings,
+                                    char* error, int error_sz);
+
+// Free a context.
+// Nullable: ctx
+ACS_API void acs_deleteContext(acsContext* ctx);
+
+// Replace the settings of a context. Return 0 on success; -1 with a message if invalid.
+ACS_API int acs_setSettings(acsContext* ctx, const acsSettings* settings,
+                            char* error, int error_sz);
+
+// Settings of a context.
+ACS_API const acsSettings* acs_getSettings(const acsContext* ctx);
+
+// Forget the warm-start cache (call after mj_resetData or when setting a new state).
+ACS_API void acs_resetContext(acsContext* ctx);
+
+// Statistics of the last step, forward or evaluate.
+ACS_API const acsStats* acs_getStats(const acsContext* ctx);
+
+// Message of the last refused step; "" if none.
+ACS_API const char* acs_lastError(const acsContext* ctx);
+
+
+//---------------------------------- simulation ----------------------------------------------------
+
+// Advance the simulation with the context's solver (replaces mj_step). Return an acstStatus;
+// acsSTATUS_ERROR means the step was refused (message in acs_lastError) and d is unchanged.
+ACS_API int acs_step(const mjModel* m, mjData* d, acsContext* ctx);
+
+// Forward dynamics with the context's solver (replaces mj_forward). Return an acstStatus.
+ACS_API int acs_forward(const mjModel* m, mjData* d, acsContext* ctx);
+
+// Compute the metrics of the constraint forces currently in d (for example after a plain mj_step
+// or mj_forward), with the same code as for every acs solver. The energy is that of the state in d.
+ACS_API int acs_evaluate(const mjModel* m, mjData* d, acsContext* ctx);
+
+
+//---------------------------------- stand-alone problems ------------------------------------------
+
+// Workspace in bytes needed by acs_solve for problem p.
+ACS_API size_t acs_workspaceSize(const acsProblem* p, const acsSettings* settings);
+
+// Solve problem p with settings->solver (not native). force: warm start on input, solution on
+// output (nefc). work: at least acs_workspaceSize bytes. Return an acstStatus; stats may be NULL.
+ACS_API int acs_solve(mjtNum* force, acsStats* stats, const acsProblem* p,
+                      const acsSettings* settings, void* work, size_t work_sz);
+
+// Fill the physical criteria of stats (residual, signorini, coulomb, mdp, penetration, slip) for
+// force on problem p. scratch: nv + nefc numbers.
+ACS_API void acs_evaluateProblem(acsStats* stats, mjtNum* scratch, const mjtNum* force,
+                                 const acsProblem* p);
+
+// Check a problem for consistent sizes and finite values. Return 0 if valid; otherwise -1 with a
+// message naming the field.
+ACS_API int acs_checkProblem(const acsProblem* p, char* error, int error_sz);
+
+
+//---------------------------------- names ---------------------------------------------------------
+
+// Name of a solver ("native", "pgs"), or NULL if out of range.
+ACS_API const char* acs_solverName(int solver);
+
+// Solver with the given name, or -1 if unknown.
+ACS_API int acs_solverId(const char* name);
+
+// Name of a status value, or NULL if out of range.
+ACS_API const char* acs_statusName(int status);
+
+// Register the engine plugin "acs.solver" (configuration carrier) with MuJoCo. Idempotent; runs
+// automatically when the library is loaded. Return the plugin slot.
+ACS_API int acs_registerPlugin(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif  // ACS_ACS_H_

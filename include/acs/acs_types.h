@@ -1,0 +1,165 @@
+// Copyright 2026 The acs authors.
+//
+// Types of acs, the alternative contact solvers for MuJoCo: enums, the contact problem, settings
+// and statistics. Units are SI. Solvers work on forces (impulse / timestep), so tolerances do not
+// depend on the timestep.
+
+#ifndef ACS_ACS_TYPES_H_
+#define ACS_ACS_TYPES_H_
+
+#include <stddef.h>
+
+#include <mujoco/mujoco.h>
+
+#define acsNHISTORY 200           // per-iteration residuals recorded in acsStats (like mjNSOLVER)
+#define acsNERROR   512           // size of error message buffers
+#define acsCOOKIE   0x61637331    // set by acs_defaultSettings, checked by every consumer
+
+
+//---------------------------------- enums ---------------------------------------------------------
+
+typedef enum acstSolver_ {        // contact model and solver
+  acsSOL_NATIVE = 0,              // MuJoCo's own mj_fwdConstraint (soft convex model)
+  acsSOL_PGS,                     // NCP with De Saxce correction, projected Gauss-Seidel
+
+  acsNSOLVER                      // number of solvers
+} acstSolver;
+
+typedef enum acstStatus_ {        // outcome of a solve or a step
+  acsSTATUS_CONVERGED = 0,        // residual <= tolerance
+  acsSTATUS_MAXITER,              // iteration budget used up (forces are the last iterate)
+  acsSTATUS_STALLED,              // relative change <= rel_tolerance before reaching tolerance
+  acsSTATUS_EMPTY,                // no constraint rows: nothing to solve
+  acsSTATUS_NATIVE,               // MuJoCo's solver ran (its own convergence test)
+  acsSTATUS_DIVERGED,             // non-finite iterate or input: forces set to zero
+  acsSTATUS_ERROR,                // step refused (see acs_lastError): state unchanged
+
+  acsNSTATUS                      // number of status values
+} acstStatus;
+
+typedef enum acstBlock_ {         // kind of a block of constraint rows
+  acsBLOCK_EQUALITY = 0,          // bilateral: the rows of one equality constraint, force free
+  acsBLOCK_FRICTION,              // friction loss (dof or tendon): |f| <= frictionloss, 1 row
+  acsBLOCK_LIMIT,                 // joint or tendon limit: f >= 0, 1 row
+  acsBLOCK_CONTACT,               // contact: 1, 3, 4 or 6 rows in the contact frame, normal first
+
+  acsNBLOCK                       // number of block kinds
+} acstBlock;
+
+
+//---------------------------------- problem -------------------------------------------------------
+
+// The constraint problem of one step, in force units:
+//   find f (N, or N m for rotational rows) such that, with  a = G f + b,  G = J M^-1 J' + diag(R),
+//   every block satisfies its law:  equality a = 0;  friction loss  f in [-fl, fl] and a in the
+//   normal cone of that box;  limit  0 <= f  _|_  a >= 0;  contact  K ∋ f _|_ a + Gamma(a) ∈ K*
+//   where K = {f : ||(f_k / mu_k)_k|| <= f_n} and Gamma(a) = (||(mu_k a_k)_k||, 0, ..., 0).
+// a is the biased constraint velocity divided by the timestep: a = (J v+ - v*) / h.
+// G is never formed: J (rows of the Jacobian) and Y = (M^-1 J')' are given as sparse rows, so
+// G_ij = J_i . Y_j. A hand-built problem with a given SPD G can use J = Y = chol(G), nv = nefc.
+// All arrays are owned by the caller (acsContext or a test); the problem only points at them.
+typedef struct acsProblem_ {
+  int nv;                         // number of degrees of freedom
+  int nefc;                       // number of constraint rows
+  int nblock;                     // number of blocks
+  mjtNum timestep;                // time step (s)
+  int pyramid;                    // contact forces come from MuJoCo's pyramidal cone (native
+                                  //   solver): the sticking test of the slip metric uses it
+
+  // blocks
+  const int*    block_type;       // block kind (acstBlock)                           (nblock x 1)
+  const int*    block_dim;        // rows in block: equality 1..6, contact 1/3/4/6    (nblock x 1)
+  const int*    block_adr;        // first row of block                               (nblock x 1)
+  const int*    block_id;         // MuJoCo id: eq, dof/tendon, joint/tendon, contact (nblock x 1)
+  const mjtNum* block_mu;         // contact friction (tangent1, tangent2, spin, roll1, roll2)
+                                  //   used: the first dim-1 entries                (nblock x 5)
+  const mjtNum* block_floss;      // friction-loss bound (N or N m); unused otherwise (nblock x 1)
+  const mjtNum* block_pos;        // signed distance (contact, limit; < 0: penetration) or
+                                  //   violation norm (equality), m or rad          (nblock x 1)
+
+  // rows
+  const mjtNum* b;                // free acceleration including the bias:  a = G f + b (nefc x 1)
+  const mjtNum* R;                // compliance added to diag(G); Nullable: zero      (nefc x 1)
+
+  // sparse Jacobian J (CSR) and Y = M^-1 J' stored by rows (CSR)
+  const int*    J_rownnz;         // non-zeros in row                                 (nefc x 1)
+  const int*    J_rowadr;         // row address in J_colind and J                    (nefc x 1)
+  const int*    J_colind;         // column (dof) indices                             (nnzJ x 1)
+  const mjtNum* J;                // values                                           (nnzJ x 1)
+  const int*    Y_rownnz;         // non-zeros in row of Y                            (nefc x 1)
+  const int*    Y_rowadr;         // row address in Y_colind and Y                    (nefc x 1)
+  const int*    Y_colind;         // column (dof) indices                             (nnzY x 1)
+  const mjtNum* Y;                // values                                           (nnzY x 1)
+} acsProblem;
+
+
+//---------------------------------- settings ------------------------------------------------------
+
+// Solver settings. Initialize with acs_defaultSettings; the model's <custom> fields and
+// acs.solver plugin config override the defaults; acs_setOption overrides the model.
+typedef struct acsSettings_ {
+  int    solver;                  // contact solver (acstSolver)                   default: pgs
+  int    maxiter;                 // maximum iterations per solve, [1, 1e6]         default: 100
+  mjtNum tolerance;               // stop when the NCP residual <= tolerance, >= 0  default: 1e-6
+                                  //   (force-scaled units: N * m/s^2)
+  mjtNum rel_tolerance;           // stop when max|f_k - f_k-1| <= rel_tolerance max|f_k|,
+                                  //   >= 0; 0 disables                             default: 1e-12
+  mjtNum omega;                   // over-relaxation of the Gauss-Seidel step, (0, 2) default: 1
+  mjtNum baumgarte;               // fraction of penetration (beyond slop) and of equality
+                                  //   violation removed per step, [0, 1]           default: 0.2
+  mjtNum slop;                    // penetration of contacts and limits left uncorrected, m
+                                  //   (rad for angular limits), >= 0; keeps resting contacts
+                                  //   from separating and re-colliding             default: 1e-4
+  mjtNum restitution;             // Newton restitution coefficient of contacts, [0, 1] default: 0
+  mjtNum restitution_vel;         // minimum approach speed for restitution, m/s, >= 0 default: 0.01
+  mjtNum compliance;              // R = compliance * diag(J M^-1 J'), dimensionless, >= 0;
+                                  //   0: hard constraints                          default: 0
+  int    warmstart;               // start from the matched forces of the previous step, 0/1
+                                  //                                                default: 1
+  mjtNum warmstart_radius;        // contacts of one geom pair match when their positions are
+                                  //   closer than this, m, > 0                     default: 0.02
+  int    metrics;                 // compute the physical metrics of acsStats every step, 0/1
+                                  //                                                default: 1
+  int    cookie;                  // set by acs_defaultSettings; do not set
+} acsSettings;
+
+
+//---------------------------------- statistics ----------------------------------------------------
+
+// Outcome of the last step: solver convergence and physical criteria, computed the same way for
+// every solver (native included) from the same problem. Fixed size, no allocation.
+typedef struct acsStats_ {
+  int    status;                  // acstStatus
+  int    solver;                  // acstSolver that produced the forces
+  int    niter;                   // iterations performed (native: MuJoCo's solver_niter)
+  int    nefc;                    // constraint rows (acs layout: contacts in the contact frame)
+  int    ncontact;                // contact blocks
+  int    nwarm;                   // blocks whose initial force came from the previous step
+
+  // physical criteria (computed when settings.metrics is 1; otherwise 0)
+  mjtNum residual;                // NCP residual with De Saxce correction, max over blocks
+  mjtNum signorini;               // max |f_n a_n| over contacts and limits
+  mjtNum coulomb;                 // max distance of a contact force to its friction cone (N)
+  mjtNum mdp;                     // max maximum-dissipation gap f_t.a_t + f_n ||mu a_t||
+  mjtNum penetration;             // max penetration depth over contacts (m)
+  mjtNum slip;                    // max tangential speed of sticking contacts after the step (m/s)
+  mjtNum energy;                  // kinetic + potential energy of the state (J)
+
+  // timing, wall-clock microseconds
+  mjtNum time_problem;            // building the problem (and warm start)
+  mjtNum time_solve;              // the solver (native: mj_fwdConstraint)
+  mjtNum time_metrics;            // evaluating the metrics (native: includes building the problem)
+
+  // per-iteration NCP residual of the solver (first acsNHISTORY iterations)
+  int    nhistory;                // entries recorded
+  mjtNum history[acsNHISTORY];    // residual after each iteration
+} acsStats;
+
+
+//---------------------------------- context -------------------------------------------------------
+
+// Per-mjData state of acs: settings, buffers sized for the problem, warm-start cache, statistics.
+// Opaque; create with acs_makeContext, free with acs_deleteContext. One context per mjData.
+typedef struct acsContext_ acsContext;
+
+#endif  // ACS_ACS_TYPES_H_

@@ -1,0 +1,212 @@
+// Copyright 2026 The acs authors.
+//
+// Friction cones, their duals and projections (see cone.h for the definitions).
+// The Euclidean projection onto an elliptic cone {||(c_k x_k)|| <= x_n} follows from the KKT
+// conditions of  min ||y - x||^2  s.t.  ||(c_k y_k)||^2 <= y_n^2:  with multiplier lambda,
+//   y_k = x_k / (1 + lambda c_k^2),   y_n = x_n / (1 - lambda).
+// Writing lambda = 1 - x_n / t with t = y_n turns the surface condition into one scalar equation
+//   F(t) = ||(c_k y_k(t))|| - t = 0,   t in [max(x_n, 0), ||(c_k x_k)|| + |x_n|],
+// which has one root there (F > 0 at the lower end when x is outside the cone and its polar,
+// F <= 0 at the upper end since 1 + lambda c_k^2 >= 1). Isotropic cones use the closed form.
+
+#include "cone.h"
+
+#include <math.h>
+
+#include <mujoco/mujoco.h>
+
+// weights of a cone {||(c_k x_k)|| <= x_n}: K has c_k = 1/mu_k (mu_k = 0: component blocked),
+// K* has c_k = mu_k (mu_k = 0: component free)
+typedef enum {
+  kFree = 0,                      // component unconstrained (passes through)
+  kBlocked,                       // component must be zero
+  kWeighted                       // component enters the norm with weight c_k
+} compKind;
+
+
+// classify the friction components of a cone and compute their weights; return 1 if isotropic
+static int coneWeights(mjtNum* c, int* kind, const mjtNum* mu, int dim, int dual) {
+  int isotropic = 1;
+  mjtNum c0 = -1;
+  for (int k=0; k < dim-1; k++) {
+    if (mu[k] <= 0) {
+      kind[k] = dual ? kFree : kBlocked;
+      c[k] = 0;
+    } else {
+      kind[k] = kWeighted;
+      c[k] = dual ? mu[k] : 1/mu[k];
+      if (c0 < 0) {
+        c0 = c[k];
+      } else if (c[k] != c0) {
+        isotropic = 0;
+      }
+    }
+  }
+  return isotropic;
+}
+
+
+// ||(c_k y_k)|| over weighted components, y_k = x_k / (1 + lambda c_k^2)
+static mjtNum weightedNorm(const mjtNum* x, const mjtNum* c, const int* kind, int n,
+                           mjtNum lambda) {
+  mjtNum s = 0;
+  for (int k=0; k < n; k++) {
+    if (kind[k] == kWeighted) {
+      mjtNum v = c[k]*x[k] / (1 + lambda*c[k]*c[k]);
+      s += v*v;
+    }
+  }
+  return mju_sqrt(s);
+}
+
+
+mjtNum acsu_desaxce(const mjtNum* a, const mjtNum* mu, int dim) {
+  mjtNum s = 0;
+  for (int k=0; k < dim-1; k++) {
+    mjtNum v = mu[k]*a[k+1];
+    s += v*v;
+  }
+  return mju_sqrt(s);
+}
+
+
+mjtNum acsu_coneNorm(const mjtNum* f, const mjtNum* mu, int dim) {
+  mjtNum s = 0;
+  for (int k=0; k < dim-1; k++) {
+    if (mu[k] > 0) {
+      mjtNum v = f[k+1]/mu[k];
+      s += v*v;
+    } else if (f[k+1] != 0) {
+      return INFINITY;
+    }
+  }
+  return mju_sqrt(s);
+}
+
+
+void acsu_projectCone(mjtNum* res, const mjtNum* x, const mjtNum* mu, int dim, int dual) {
+  mjtNum c[5];
+  int kind[5];
+  int n = dim - 1;
+  const mjtNum* xt = x + 1;
+  mjtNum* rt = res + 1;
+  mjtNum xn = x[0];
+
+  // normal-only block: the half-line f_n >= 0 (K) or a_n >= 0 (K*)
+  if (dim == 1) {
+    res[0] = xn > 0 ? xn : 0;
+    return;
+  }
+
+  int isotropic = coneWeights(c, kind, mu, dim, dual);
+
+  // norms over weighted components: in the cone's metric and in the dual's metric
+  mjtNum r = 0, rdual = 0, rplain = 0;
+  int nweighted = 0;
+  for (int k=0; k < n; k++) {
+    if (kind[k] == kWeighted) {
+      r += (c[k]*xt[k]) * (c[k]*xt[k]);
+      rdual += (xt[k]/c[k]) * (xt[k]/c[k]);
+      rplain += xt[k]*xt[k];
+      nweighted++;
+    }
+  }
+  r = mju_sqrt(r);
+  rdual = mju_sqrt(rdual);
+  rplain = mju_sqrt(rplain);
+
+  // free components pass through, blocked ones vanish
+  for (int k=0; k < n; k++) {
+    if (kind[k] == kFree) {
+      rt[k] = xt[k];
+    } else if (kind[k] == kBlocked) {
+      rt[k] = 0;
+    }
+  }
+
+  // no weighted component: a half-line in the normal direction
+  if (nweighted == 0) {
+    res[0] = xn > 0 ? xn : 0;
+    return;
+  }
+
+  // inside the cone
+  if (r <= xn) {
+    res[0] = xn;
+    for (int k=0; k < n; k++) {
+      if (kind[k] == kWeighted) rt[k] = xt[k];
+    }
+    return;
+  }
+
+  // inside the polar cone: project to the apex
+  if (rdual <= -xn) {
+    res[0] = 0;
+    for (int k=0; k < n; k++) {
+      if (kind[k] == kWeighted) rt[k] = 0;
+    }
+    return;
+  }
+
+  // isotropic cone {||x_t|| <= m x_n}, m = 1/c: closed form
+  if (isotropic) {
+    int k0 = 0;
+    while (kind[k0] != kWeighted) k0++;
+    mjtNum m = 1/c[k0];
+    mjtNum t = (m*rplain + xn) / (m*m + 1);
+    res[0] = t;
+    for (int k=0; k < n; k++) {
+      if (kind[k] == kWeighted) rt[k] = m*t*xt[k]/rplain;
+    }
+    return;
+  }
+
+  // anisotropic: bisection on t = y_n (see the derivation at the top of the file)
+  mjtNum lo = xn > 0 ? xn : 0;
+  mjtNum hi = r + mju_abs(xn);
+  for (int iter=0; iter < 200 && hi - lo > 1e-15*hi; iter++) {
+    mjtNum t = 0.5*(lo + hi);
+    mjtNum F = weightedNorm(xt, c, kind, n, 1 - xn/t) - t;
+    if (F > 0) {
+      lo = t;
+    } else {
+      hi = t;
+    }
+  }
+  mjtNum t = 0.5*(lo + hi);
+  mjtNum lambda = 1 - xn/t;
+  res[0] = t;
+  for (int k=0; k < n; k++) {
+    if (kind[k] == kWeighted) rt[k] = xt[k] / (1 + lambda*c[k]*c[k]);
+  }
+}
+
+
+mjtNum acsu_coneDistance(const mjtNum* x, const mjtNum* mu, int dim, int dual) {
+  mjtNum p[6], s = 0;
+  acsu_projectCone(p, x, mu, dim, dual);
+  for (int k=0; k < dim; k++) {
+    s += (x[k]-p[k]) * (x[k]-p[k]);
+  }
+  return mju_sqrt(s);
+}
+
+
+void acsu_clampFriction(mjtNum* f, const mjtNum* mu, int dim) {
+  mjtNum s = 0;
+  for (int k=0; k < dim-1; k++) {
+    if (mu[k] > 0) {
+      mjtNum v = f[k+1]/mu[k];
+      s += v*v;
+    } else {
+      f[k+1] = 0;
+    }
+  }
+  s = mju_sqrt(s);
+  if (s > f[0]) {
+    mjtNum scl = f[0] > 0 ? f[0]/s : 0;
+    for (int k=0; k < dim-1; k++) {
+      f[k+1] *= scl;
+    }
+  }
+}

@@ -1,0 +1,138 @@
+// Copyright 2026 The acs authors.
+//
+// Physical criteria of a solution (Le Lidec et al., "Contact models in robotics", Sec. II and
+// IV): with a = G f + b the biased constraint velocity over the timestep and Gamma the De Saxce
+// correction, a contact solves the NCP  K ∋ f _|_ a + Gamma(a) ∈ K*. Its residual is the max of
+// the primal (dist to K), dual (dist to K*) and complementarity terms; the complementarity splits
+// into Signorini f_n a_n and the maximum-dissipation gap f_t.a_t + f_n ||mu a_t|| when f ∈ K.
+
+#include "metrics.h"
+
+#include <math.h>
+
+#include <mujoco/mujoco.h>
+#include <acs/acs.h>
+#include "cone.h"
+#include "solver.h"
+
+static inline mjtNum max2(mjtNum a, mjtNum b) {
+  return a > b ? a : b;
+}
+
+
+mjtNum acs_blockResidual(const acsProblem* p, int k, const mjtNum* f, const mjtNum* a) {
+  int dim = p->block_dim[k];
+  mjtNum res = 0;
+
+  switch ((acstBlock) p->block_type[k]) {
+  case acsBLOCK_EQUALITY:
+    for (int r=0; r < dim; r++) {
+      res = max2(res, mju_abs(a[r]));
+    }
+    return res;
+
+  case acsBLOCK_FRICTION: {
+    mjtNum fl = p->block_floss[k];
+    res = max2(0, mju_abs(f[0]) - fl);
+    res = max2(res, (f[0] + fl) * max2(a[0], 0));
+    res = max2(res, (fl - f[0]) * max2(-a[0], 0));
+    return res;
+  }
+
+  case acsBLOCK_LIMIT:
+    return max2(max2(-f[0], -a[0]), max2(mju_abs(f[0]*a[0]), 0));
+
+  case acsBLOCK_CONTACT: {
+    if (dim == 1) {
+      return max2(max2(-f[0], -a[0]), max2(mju_abs(f[0]*a[0]), 0));
+    }
+    const mjtNum* mu = p->block_mu + 5*k;
+    mjtNum ahat[6];
+    mju_copy(ahat, a, dim);
+    ahat[0] += acsu_desaxce(a, mu, dim);
+    res = acsu_coneDistance(f, mu, dim, 0);
+    res = max2(res, acsu_coneDistance(ahat, mu, dim, 1));
+    res = max2(res, mju_abs(mju_dot(f, ahat, dim)));
+    return res;
+  }
+
+  default:
+    return INFINITY;
+  }
+}
+
+
+mjtNum acs_residual(const acsProblem* p, const mjtNum* f, const mjtNum* a) {
+  mjtNum res = 0;
+  for (int k=0; k < p->nblock; k++) {
+    int adr = p->block_adr[k];
+    mjtNum r = acs_blockResidual(p, k, f + adr, a + adr);
+    if (!(r <= res)) {   // also propagates NaN
+      res = r;
+    }
+  }
+  return res;
+}
+
+
+// force inside the cone by the sticking margin (elliptic or MuJoCo's pyramid)
+static int isSticking(const mjtNum* f, const mjtNum* mu, int dim, int pyramid) {
+  if (!(f[0] > 0)) {
+    return 0;
+  }
+  mjtNum s = 0;
+  if (pyramid) {
+    for (int j=0; j < dim-1; j++) {
+      s += mju_abs(f[j+1]) / mu[j];
+    }
+  } else {
+    s = acsu_coneNorm(f, mu, dim);
+  }
+  return s <= (1 - acsSTICKMARGIN) * f[0];
+}
+
+
+void acs_evaluateProblem(acsStats* stats, mjtNum* scratch, const mjtNum* force,
+                         const acsProblem* p) {
+  mjtNum* w = scratch;
+  mjtNum* a = scratch + p->nv;
+  mjtNum h = p->timestep;
+
+  acs_mulYT(w, p, force);
+  acs_velocity(a, p, w, force);
+
+  stats->residual = acs_residual(p, force, a);
+  stats->signorini = stats->coulomb = stats->mdp = stats->penetration = stats->slip = 0;
+  stats->ncontact = 0;
+
+  for (int k=0; k < p->nblock; k++) {
+    int type = p->block_type[k], dim = p->block_dim[k], adr = p->block_adr[k];
+    const mjtNum* f = force + adr;
+    const mjtNum* ak = a + adr;
+
+    if (type == acsBLOCK_LIMIT || type == acsBLOCK_CONTACT) {
+      stats->signorini = max2(stats->signorini, mju_abs(f[0]*ak[0]));
+    }
+    if (type != acsBLOCK_CONTACT) {
+      continue;
+    }
+
+    stats->ncontact++;
+    stats->penetration = max2(stats->penetration, -p->block_pos[k]);
+    if (dim == 1) {
+      stats->coulomb = max2(stats->coulomb, max2(0, -f[0]));
+      continue;
+    }
+
+    const mjtNum* mu = p->block_mu + 5*k;
+    stats->coulomb = max2(stats->coulomb, acsu_coneDistance(f, mu, dim, 0));
+    mjtNum gap = mju_dot(f+1, ak+1, dim-1) + f[0]*acsu_desaxce(ak, mu, dim);
+    stats->mdp = max2(stats->mdp, gap);
+
+    // translational slip speed after the step: the tangential velocity is h * a_t (no bias)
+    if (isSticking(f, mu, dim, p->pyramid)) {
+      mjtNum vt = h * mju_sqrt(ak[1]*ak[1] + ak[2]*ak[2]);
+      stats->slip = max2(stats->slip, vt);
+    }
+  }
+}

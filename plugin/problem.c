@@ -1,0 +1,494 @@
+// Copyright 2026 The acs authors.
+//
+// Assembly of the step's acsProblem from MuJoCo's constraint rows, and the write-back of forces.
+//
+// Rows. MuJoCo orders efc rows as equality | friction loss | limits | contacts. acs keeps that
+// order, groups the rows of one equality constraint into one block, and writes every contact in
+// its contact frame (normal, tangent1, tangent2, spin, roll1, roll2), whatever the cone. For a
+// pyramidal contact MuJoCo's rows are J_n +- mu_k J_k (pairs per friction direction k), so
+//   J_n = (r_0 + r_1) / 2,   J_k = (r_{2k-2} - r_{2k-1}) / (2 mu_k),
+// and forces are written back with the exact (unclamped) inverse of MuJoCo's decoding
+//   f_n = sum p,   f_k = mu_k (p_{2k-2} - p_{2k-1})
+// (mju_encodePyramid clamps the friction to the pyramid and is not used).
+//
+// Velocities. Semi-implicit Euler gives v+ = qvel + h (qacc_smooth + M^-1 J' f). The problem is
+// stated on a = (J v+ - v*) / h = G f + b with
+//   b = efc_vel / h + J qacc_smooth - v* / h,
+// where efc_vel = J qvel includes MuJoCo's surface velocity and v* is the bias velocity:
+//   contact normal, limit:  v* = -baumgarte * (phi + slop) / h  when phi = pos - margin < -slop,
+//                           and for contacts at least -restitution * vn when vn < -restitution_vel
+//                           (a resting contact stays within slop: closed, no re-collisions);
+//   equality:               v* = -baumgarte * pos / h;   friction rows: v* = 0.
+// Y = M^-1 J' is computed per kinematic tree with MuJoCo's factor qLD (trees are independent in
+// M), so a row costs the size of the trees it touches, not nv.
+
+#include "problem.h"
+
+#include <limits.h>
+#include <math.h>
+#include <string.h>
+
+#include <mujoco/mujoco.h>
+#include <acs/acs.h>
+#include "cone.h"
+#include "context.h"
+
+#define BUF(ctx, name, type) ((type*)(ctx)->name.ptr)
+
+
+//---------------------------------- helpers -------------------------------------------------------
+
+// x <- M^-1 x on the dofs [adr, adr+num) of one kinematic tree (mj_solveLD restricted to a tree)
+static void solveTreeLD(mjtNum* x, const mjModel* m, const mjData* d, int adr, int num) {
+  const mjtNum* qLD = d->qLD;
+  const int* rownnz = m->M_rownnz;
+  const int* rowadr = m->M_rowadr;
+  const int* colind = m->M_colind;
+  int end = adr + num;
+
+  // x <- L^-T x
+  for (int i=end-1; i >= adr; i--) {
+    mjtNum xi = x[i];
+    if (rownnz[i] == 1 || xi == 0) {
+      continue;
+    }
+    int start = rowadr[i], stop = rowadr[i] + rownnz[i] - 1;
+    for (int k=start; k < stop; k++) {
+      x[colind[k]] -= qLD[k] * xi;
+    }
+  }
+
+  // x <- D^-1 x
+  for (int i=adr; i < end; i++) {
+    x[i] *= d->qLDiagInv[i];
+  }
+
+  // x <- L^-1 x
+  for (int i=adr; i < end; i++) {
+    int n = rownnz[i] - 1;
+    if (n > 0) {
+      int start = rowadr[i];
+      mjtNum s = 0;
+      for (int k=0; k < n; k++) {
+        s += qLD[start+k] * x[colind[start+k]];
+      }
+      x[i] -= s;
+    }
+  }
+}
+
+
+// x[col] += coef * (MuJoCo efc row) over its non-zeros
+static void scatterRow(mjtNum* x, const mjModel* m, const mjData* d, int row, mjtNum coef,
+                       int sparse) {
+  int nv = m->nv;
+  if (sparse) {
+    int adr = d->efc_J_rowadr[row], n = d->efc_J_rownnz[row];
+    for (int i=0; i < n; i++) {
+      x[d->efc_J_colind[adr+i]] += coef * d->efc_J[adr+i];
+    }
+  } else {
+    const mjtNum* J = d->efc_J + (size_t)row*nv;
+    for (int i=0; i < nv; i++) {
+      if (J[i] != 0) {
+        x[i] += coef * J[i];
+      }
+    }
+  }
+}
+
+
+// number of MuJoCo rows of a contact with dimension dim
+static int contactRowsMj(int dim, int pyramid) {
+  return (pyramid && dim > 1) ? 2*(dim-1) : dim;
+}
+
+
+// coefficients of acs row r of a block as a combination of the block's MuJoCo rows
+//   (nmj entries); identity except for pyramidal contacts
+static void rowCoefficients(mjtNum* coef, int r, int nmj, int pyrcontact, const mjtNum* mu) {
+  mju_zero(coef, nmj);
+  if (!pyrcontact) {
+    coef[r] = 1;
+  } else if (r == 0) {
+    coef[0] = coef[1] = 0.5;
+  } else {
+    coef[2*r-2] = 0.5/mu[r-1];
+    coef[2*r-1] = -0.5/mu[r-1];
+  }
+}
+
+
+int acs_blockRowsMj(const acsContext* ctx, const mjModel* m, int k) {
+  const acsProblem* p = &ctx->problem;
+  if (p->block_type[k] == acsBLOCK_CONTACT) {
+    return contactRowsMj(p->block_dim[k], mj_isPyramidal(m));
+  }
+  return p->block_dim[k];
+}
+
+
+// next mark stamp (marks are compared with the stamp; reset on wrap-around)
+static int nextStamp(acsContext* ctx, int* dofmark, int nv, int* treemark, int ntree) {
+  if (ctx->stamp >= INT_MAX - 1) {
+    memset(dofmark, 0, nv*sizeof(int));
+    memset(treemark, 0, ntree*sizeof(int));
+    ctx->stamp = 0;
+  }
+  return ++ctx->stamp;
+}
+
+
+//---------------------------------- assembly ------------------------------------------------------
+
+int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d) {
+  const acsSettings* s = &ctx->settings;
+  int nefc_mj = d->nefc, nv = m->nv, ntree = m->ntree;
+  int pyramid = mj_isPyramidal(m), sparse = mj_isSparse(m);
+  mjtNum h = m->opt.timestep;
+
+  // per-block and per-row arrays: at most one block and one acs row per MuJoCo row
+  int nmax = nefc_mj > 0 ? nefc_mj : 1;
+  if (acs_bufferReserve(ctx, &ctx->block_type, nmax, sizeof(int)) ||
+      acs_bufferReserve(ctx, &ctx->block_dim, nmax, sizeof(int)) ||
+      acs_bufferReserve(ctx, &ctx->block_adr, nmax, sizeof(int)) ||
+      acs_bufferReserve(ctx, &ctx->block_id, nmax, sizeof(int)) ||
+      acs_bufferReserve(ctx, &ctx->block_efcadr, nmax, sizeof(int)) ||
+      acs_bufferReserve(ctx, &ctx->block_mu, 5*nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(ctx, &ctx->block_floss, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(ctx, &ctx->block_pos, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(ctx, &ctx->b, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(ctx, &ctx->R, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(ctx, &ctx->J_rownnz, nmax, sizeof(int)) ||
+      acs_bufferReserve(ctx, &ctx->J_rowadr, nmax, sizeof(int)) ||
+      acs_bufferReserve(ctx, &ctx->Y_rownnz, nmax, sizeof(int)) ||
+      acs_bufferReserve(ctx, &ctx->Y_rowadr, nmax, sizeof(int)) ||
+      acs_bufferReserve(ctx, &ctx->force, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(ctx, &ctx->scratch, nv + nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(ctx, &ctx->dofvec, nv > 0 ? nv : 1, sizeof(mjtNum)) ||
+      acs_bufferReserve(ctx, &ctx->dof_mark, nv > 0 ? nv : 1, sizeof(int)) ||
+      acs_bufferReserve(ctx, &ctx->tree_mark, ntree > 0 ? ntree : 1, sizeof(int)) ||
+      acs_bufferReserve(ctx, &ctx->tree_list, ntree > 0 ? ntree : 1, sizeof(int))) {
+    return -1;
+  }
+
+  int* block_type = BUF(ctx, block_type, int);
+  int* block_dim = BUF(ctx, block_dim, int);
+  int* block_adr = BUF(ctx, block_adr, int);
+  int* block_id = BUF(ctx, block_id, int);
+  int* block_efcadr = BUF(ctx, block_efcadr, int);
+  mjtNum* block_mu = BUF(ctx, block_mu, mjtNum);
+  mjtNum* block_floss = BUF(ctx, block_floss, mjtNum);
+  mjtNum* block_pos = BUF(ctx, block_pos, mjtNum);
+  mjtNum* b = BUF(ctx, b, mjtNum);
+  mjtNum* R = BUF(ctx, R, mjtNum);
+  int* J_rownnz = BUF(ctx, J_rownnz, int);
+  int* J_rowadr = BUF(ctx, J_rowadr, int);
+  int* Y_rownnz = BUF(ctx, Y_rownnz, int);
+  int* Y_rowadr = BUF(ctx, Y_rowadr, int);
+  mjtNum* x = BUF(ctx, dofvec, mjtNum);
+  int* dofmark = BUF(ctx, dof_mark, int);
+  int* treemark = BUF(ctx, tree_mark, int);
+  int* trees = BUF(ctx, tree_list, int);
+
+  int nblock = 0, nrow = 0, nnzJ = 0, nnzY = 0;
+  for (int i=0; i < nefc_mj; ) {
+    int type = d->efc_type[i], id = d->efc_id[i];
+    int btype, dim, nmj;
+    const mjtNum* mu = NULL;
+
+    // block kind and its MuJoCo rows
+    switch ((mjtConstraint) type) {
+    case mjCNSTR_EQUALITY:
+      btype = acsBLOCK_EQUALITY;
+      dim = 1;
+      while (i+dim < nefc_mj && d->efc_type[i+dim] == mjCNSTR_EQUALITY &&
+             d->efc_id[i+dim] == id) {
+        dim++;
+      }
+      nmj = dim;
+      break;
+    case mjCNSTR_FRICTION_DOF:
+    case mjCNSTR_FRICTION_TENDON:
+      btype = acsBLOCK_FRICTION;
+      dim = nmj = 1;
+      break;
+    case mjCNSTR_LIMIT_JOINT:
+    case mjCNSTR_LIMIT_TENDON:
+      btype = acsBLOCK_LIMIT;
+      dim = nmj = 1;
+      break;
+    default:   // contacts: frictionless, pyramidal, elliptic
+      btype = acsBLOCK_CONTACT;
+      dim = d->contact[id].dim;
+      nmj = (type == mjCNSTR_CONTACT_FRICTIONLESS) ? 1 : contactRowsMj(dim, pyramid);
+      if (type == mjCNSTR_CONTACT_FRICTIONLESS) dim = 1;
+      mu = d->contact[id].friction;
+      break;
+    }
+    int pyrcontact = (btype == acsBLOCK_CONTACT && type == mjCNSTR_CONTACT_PYRAMIDAL && dim > 1);
+
+    // block record
+    int k = nblock++;
+    block_type[k] = btype;
+    block_dim[k] = dim;
+    block_adr[k] = nrow;
+    block_id[k] = id;
+    block_efcadr[k] = i;
+    block_floss[k] = (btype == acsBLOCK_FRICTION) ? d->efc_frictionloss[i] : 0;
+    mju_zero(block_mu + 5*k, 5);
+    if (mu) {
+      mju_copy(block_mu + 5*k, mu, 5);
+    }
+    if (btype == acsBLOCK_EQUALITY) {
+      block_pos[k] = mju_norm(d->efc_pos + i, dim);
+    } else if (btype == acsBLOCK_FRICTION) {
+      block_pos[k] = 0;
+    } else {
+      block_pos[k] = d->efc_pos[i];
+    }
+
+    // column pattern of the block: union of its MuJoCo rows, and the trees it touches
+    int stamp = nextStamp(ctx, dofmark, nv, treemark, ntree);
+    int ntr = 0;
+    for (int j=0; j < nmj; j++) {
+      int row = i + j;
+      int n = sparse ? d->efc_J_rownnz[row] : nv;
+      const int* col = sparse ? d->efc_J_colind + d->efc_J_rowadr[row] : NULL;
+      const mjtNum* val = sparse ? d->efc_J + d->efc_J_rowadr[row] : d->efc_J + (size_t)row*nv;
+      for (int c=0; c < n; c++) {
+        int dof = sparse ? col[c] : c;
+        if (!sparse && val[c] == 0) {
+          continue;
+        }
+        if (dofmark[dof] != stamp) {
+          dofmark[dof] = stamp;
+          int t = m->dof_treeid[dof];
+          if (treemark[t] != stamp) {
+            treemark[t] = stamp;
+            trees[ntr++] = t;
+          }
+        }
+      }
+    }
+
+    // trees in dof order (insertion sort: a block touches one or two trees)
+    for (int a=1; a < ntr; a++) {
+      int t = trees[a], c = a;
+      while (c > 0 && m->tree_dofadr[trees[c-1]] > m->tree_dofadr[t]) {
+        trees[c] = trees[c-1];
+        c--;
+      }
+      trees[c] = t;
+    }
+    int nJpat = 0, nYpat = 0;
+    for (int a=0; a < ntr; a++) {
+      int adr = m->tree_dofadr[trees[a]], num = m->tree_dofnum[trees[a]];
+      nYpat += num;
+      for (int dof=adr; dof < adr+num; dof++) {
+        nJpat += (dofmark[dof] == stamp);
+      }
+    }
+
+    // sparse storage for the block's rows
+    if (acs_bufferReserve(ctx, &ctx->J_colind, nnzJ + dim*nJpat, sizeof(int)) ||
+        acs_bufferReserve(ctx, &ctx->J, nnzJ + dim*nJpat, sizeof(mjtNum)) ||
+        acs_bufferReserve(ctx, &ctx->Y_colind, nnzY + dim*nYpat, sizeof(int)) ||
+        acs_bufferReserve(ctx, &ctx->Y, nnzY + dim*nYpat, sizeof(mjtNum))) {
+      return -1;
+    }
+    int* J_colind = BUF(ctx, J_colind, int);
+    mjtNum* J = BUF(ctx, J, mjtNum);
+    int* Y_colind = BUF(ctx, Y_colind, int);
+    mjtNum* Y = BUF(ctx, Y, mjtNum);
+
+    // bias velocity of unilateral rows: penetration recovery and restitution
+    mjtNum phi = (btype == acsBLOCK_LIMIT || btype == acsBLOCK_CONTACT) ?
+                 d->efc_pos[i] - d->efc_margin[i] : 0;
+    mjtNum vstar_n = phi < -s->slop ? -s->baumgarte * (phi + s->slop) / h : 0;
+
+    for (int r=0; r < dim; r++) {
+      int row = nrow + r;
+      mjtNum coef[10];
+      rowCoefficients(coef, r, nmj, pyrcontact, mu);
+
+      // x = acs row r over the block's trees
+      for (int a=0; a < ntr; a++) {
+        mju_zero(x + m->tree_dofadr[trees[a]], m->tree_dofnum[trees[a]]);
+      }
+      mjtNum vel = 0;
+      for (int j=0; j < nmj; j++) {
+        if (coef[j] != 0) {
+          scatterRow(x, m, d, i+j, coef[j], sparse);
+          vel += coef[j] * d->efc_vel[i+j];
+        }
+      }
+
+      // J row
+      J_rowadr[row] = nnzJ;
+      J_rownnz[row] = nJpat;
+      mjtNum Jqacc = 0;
+      for (int a=0; a < ntr; a++) {
+        int adr = m->tree_dofadr[trees[a]], num = m->tree_dofnum[trees[a]];
+        for (int dof=adr; dof < adr+num; dof++) {
+          if (dofmark[dof] == stamp) {
+            J_colind[nnzJ] = dof;
+            J[nnzJ++] = x[dof];
+            Jqacc += x[dof] * d->qacc_smooth[dof];
+          }
+        }
+      }
+
+      // Y row: M^-1 J' on each tree
+      Y_rowadr[row] = nnzY;
+      Y_rownnz[row] = nYpat;
+      mjtNum Gdiag = 0;
+      for (int a=0; a < ntr; a++) {
+        int adr = m->tree_dofadr[trees[a]], num = m->tree_dofnum[trees[a]];
+        solveTreeLD(x, m, d, adr, num);
+        for (int dof=adr; dof < adr+num; dof++) {
+          Y_colind[nnzY] = dof;
+          Y[nnzY++] = x[dof];
+        }
+      }
+      for (int c=J_rowadr[row]; c < J_rowadr[row] + nJpat; c++) {
+        Gdiag += J[c] * x[J_colind[c]];
+      }
+
+      // bias velocity of this row
+      mjtNum vstar = 0;
+      if (btype == acsBLOCK_EQUALITY) {
+        vstar = -s->baumgarte * d->efc_pos[i+r] / h;
+      } else if (r == 0 && (btype == acsBLOCK_LIMIT || btype == acsBLOCK_CONTACT)) {
+        vstar = vstar_n;
+        if (btype == acsBLOCK_CONTACT && s->restitution > 0 && vel < -s->restitution_vel) {
+          vstar = mju_max(vstar, -s->restitution * vel);
+        }
+      }
+
+      b[row] = vel / h + Jqacc - vstar / h;
+      R[row] = s->compliance * Gdiag;
+    }
+    nrow += dim;
+    i += nmj;
+  }
+
+  // the problem points into the buffers
+  acsProblem* p = &ctx->problem;
+  memset(p, 0, sizeof(acsProblem));
+  p->nv = nv;
+  p->nefc = nrow;
+  p->nblock = nblock;
+  p->timestep = h;
+  p->pyramid = 0;
+  p->block_type = block_type;
+  p->block_dim = block_dim;
+  p->block_adr = block_adr;
+  p->block_id = block_id;
+  p->block_mu = block_mu;
+  p->block_floss = block_floss;
+  p->block_pos = block_pos;
+  p->b = b;
+  p->R = s->compliance > 0 ? R : NULL;
+  p->J_rownnz = J_rownnz;
+  p->J_rowadr = J_rowadr;
+  p->J_colind = BUF(ctx, J_colind, int);
+  p->J = BUF(ctx, J, mjtNum);
+  p->Y_rownnz = Y_rownnz;
+  p->Y_rowadr = Y_rowadr;
+  p->Y_colind = BUF(ctx, Y_colind, int);
+  p->Y = BUF(ctx, Y, mjtNum);
+  ctx->nefc_mj = nefc_mj;
+  return 0;
+}
+
+
+//---------------------------------- forces --------------------------------------------------------
+
+void acs_readForces(mjtNum* force, const acsContext* ctx, const mjModel* m, const mjData* d) {
+  const acsProblem* p = &ctx->problem;
+  const int* efcadr = BUF(ctx, block_efcadr, int);
+  int pyramid = mj_isPyramidal(m);
+  for (int k=0; k < p->nblock; k++) {
+    int dim = p->block_dim[k];
+    mjtNum* f = force + p->block_adr[k];
+    const mjtNum* ef = d->efc_force + efcadr[k];
+    if (p->block_type[k] == acsBLOCK_CONTACT && pyramid && dim > 1) {
+      const mjtNum* mu = p->block_mu + 5*k;
+      f[0] = 0;
+      for (int j=0; j < 2*(dim-1); j++) {
+        f[0] += ef[j];
+      }
+      for (int j=1; j < dim; j++) {
+        f[j] = mu[j-1] * (ef[2*j-2] - ef[2*j-1]);
+      }
+    } else {
+      mju_copy(f, ef, dim);
+    }
+  }
+}
+
+
+// constraint state for introspection, as MuJoCo's dual solvers classify forces
+static int rowState(int type, mjtNum f, mjtNum floss) {
+  switch (type) {
+  case acsBLOCK_EQUALITY:
+    return mjCNSTRSTATE_QUADRATIC;
+  case acsBLOCK_FRICTION:
+    return f <= -floss ? mjCNSTRSTATE_LINEARPOS :
+           f >= floss ? mjCNSTRSTATE_LINEARNEG : mjCNSTRSTATE_QUADRATIC;
+  default:
+    return f > 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_SATISFIED;
+  }
+}
+
+
+void acs_writeForces(const acsContext* ctx, const mjModel* m, mjData* d, const mjtNum* force) {
+  const acsProblem* p = &ctx->problem;
+  const int* efcadr = BUF(ctx, block_efcadr, int);
+  int pyramid = mj_isPyramidal(m);
+  int nv = m->nv, nefc = d->nefc;
+
+  for (int k=0; k < p->nblock; k++) {
+    int dim = p->block_dim[k], type = p->block_type[k];
+    const mjtNum* f = force + p->block_adr[k];
+    mjtNum* ef = d->efc_force + efcadr[k];
+    int* state = d->efc_state + efcadr[k];
+
+    if (type == acsBLOCK_CONTACT && pyramid && dim > 1) {
+      // exact inverse of f_n = sum p, f_k = mu_k (p_{2k-2} - p_{2k-1}): edges may be negative
+      const mjtNum* mu = p->block_mu + 5*k;
+      mjtNum an = f[0] / (dim-1);
+      for (int j=1; j < dim; j++) {
+        mjtNum bt = f[j] / mu[j-1];
+        ef[2*j-2] = 0.5*(an + bt);
+        ef[2*j-1] = 0.5*(an - bt);
+        state[2*j-2] = ef[2*j-2] > 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_SATISFIED;
+        state[2*j-1] = ef[2*j-1] > 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_SATISFIED;
+      }
+    } else if (type == acsBLOCK_CONTACT && dim > 1) {
+      mju_copy(ef, f, dim);
+      int cstate = f[0] <= 0 ? mjCNSTRSTATE_SATISFIED :
+                   acsu_coneNorm(f, p->block_mu + 5*k, dim) >= f[0] ? mjCNSTRSTATE_CONE :
+                   mjCNSTRSTATE_QUADRATIC;
+      for (int j=0; j < dim; j++) {
+        state[j] = cstate;
+      }
+    } else {
+      mju_copy(ef, f, dim);
+      for (int j=0; j < dim; j++) {
+        state[j] = rowState(type, f[j], p->block_floss[k]);
+      }
+    }
+  }
+
+  // joint space, as mj_fwdConstraint leaves it
+  mju_zero(d->qfrc_constraint, nv);
+  if (nefc) {
+    mj_mulJacTVec(m, d, d->qfrc_constraint, d->efc_force);
+    mj_mulJacVec(m, d, d->efc_b, d->qacc_smooth);
+    mju_subFrom(d->efc_b, d->efc_aref, nefc);
+  }
+  mj_solveM(m, d, d->qacc, d->qfrc_constraint, 1);
+  mju_addTo(d->qacc, d->qacc_smooth, nv);
+}

@@ -1,0 +1,385 @@
+// Copyright 2026 The acs authors.
+//
+// Settings: defaults, the option table (names, units, ranges), parsing of text values, validation,
+// and the model's configuration (<custom> fields acs_* and the acs.solver plugin config).
+// One table drives all of them, so a name, range or unit is written once.
+
+#include "settings.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mujoco/mujoco.h>
+#include <acs/acs.h>
+#include "context.h"
+
+typedef enum {
+  kTypeSolver = 0,                // solver name (text)
+  kTypeInt,                       // integer in [lo, hi]
+  kTypeNum,                       // finite number in the range
+  kTypeBool                       // 0 or 1
+} optionType;
+
+typedef struct {
+  const char* name;               // name without the acs_ prefix (plugin config key)
+  optionType  type;
+  size_t      offset;             // offset in acsSettings
+  double      lo, hi;             // range
+  int         lo_open, hi_open;   // exclusive bounds
+  const char* unit;
+  const char* help;
+} optionInfo;
+
+#define OPT(field) offsetof(acsSettings, field)
+
+static const optionInfo kOptions[] = {
+  {"solver",           kTypeSolver, OPT(solver),          0, 0,       0, 0, "",
+   "contact model and solver"},
+  {"maxiter",          kTypeInt,    OPT(maxiter),         1, 1e6,     0, 0, "",
+   "maximum solver iterations per step"},
+  {"tolerance",        kTypeNum,    OPT(tolerance),       0, INFINITY, 0, 1, "N m/s^2",
+   "stop when the NCP residual (De Saxce) is at most this"},
+  {"rel_tolerance",    kTypeNum,    OPT(rel_tolerance),   0, INFINITY, 0, 1, "",
+   "stop when the largest force change is at most this times the largest force (0: off)"},
+  {"omega",            kTypeNum,    OPT(omega),           0, 2,       1, 1, "",
+   "over-relaxation of Gauss-Seidel steps"},
+  {"baumgarte",        kTypeNum,    OPT(baumgarte),       0, 1,       0, 0, "",
+   "fraction of penetration (beyond slop) and equality violation removed per step"},
+  {"slop",             kTypeNum,    OPT(slop),            0, INFINITY, 0, 1, "m",
+   "penetration of contacts and limits left uncorrected (keeps resting contacts closed)"},
+  {"restitution",      kTypeNum,    OPT(restitution),     0, 1,       0, 0, "",
+   "Newton restitution coefficient of contacts"},
+  {"restitution_vel",  kTypeNum,    OPT(restitution_vel), 0, INFINITY, 0, 1, "m/s",
+   "minimum approach speed for restitution"},
+  {"compliance",       kTypeNum,    OPT(compliance),      0, INFINITY, 0, 1, "",
+   "constraint compliance R = compliance * diag(J M^-1 J') (0: hard)"},
+  {"warmstart",        kTypeBool,   OPT(warmstart),       0, 1,       0, 0, "",
+   "start from the matched forces of the previous step"},
+  {"warmstart_radius", kTypeNum,    OPT(warmstart_radius), 0, INFINITY, 1, 1, "m",
+   "contacts of one geom pair closer than this match across steps"},
+  {"metrics",          kTypeBool,   OPT(metrics),         0, 1,       0, 0, "",
+   "compute the physical metrics every step"},
+};
+
+#define kNOPTION ((int)(sizeof(kOptions)/sizeof(kOptions[0])))
+
+
+//---------------------------------- defaults ------------------------------------------------------
+
+void acs_defaultSettings(acsSettings* s) {
+  memset(s, 0, sizeof(acsSettings));
+  s->solver = acsSOL_PGS;
+  s->maxiter = 100;
+  s->tolerance = 1e-6;
+  s->rel_tolerance = 1e-12;
+  s->omega = 1;
+  s->baumgarte = 0.2;
+  s->slop = 1e-4;
+  s->restitution = 0;
+  s->restitution_vel = 0.01;
+  s->compliance = 0;
+  s->warmstart = 1;
+  s->warmstart_radius = 0.02;
+  s->metrics = 1;
+  s->cookie = acsCOOKIE;
+}
+
+
+//---------------------------------- option table --------------------------------------------------
+
+int acs_optionCount(void) {
+  return kNOPTION;
+}
+
+
+const char* acs_optionName(int i) {
+  return (i >= 0 && i < kNOPTION) ? kOptions[i].name : NULL;
+}
+
+
+// option with the given name, with or without the acs_ prefix; NULL if unknown
+static const optionInfo* findOption(const char* key) {
+  if (!strncmp(key, "acs_", 4)) {
+    key += 4;
+  }
+  for (int i=0; i < kNOPTION; i++) {
+    if (!strcmp(key, kOptions[i].name)) {
+      return kOptions + i;
+    }
+  }
+  return NULL;
+}
+
+
+// "[lo, hi)"-style description of an option's range
+static void rangeText(char* buf, int sz, const optionInfo* o) {
+  char hi[32];
+  if (isinf(o->hi)) {
+    snprintf(hi, sizeof(hi), "inf");
+  } else {
+    snprintf(hi, sizeof(hi), "%g", o->hi);
+  }
+  snprintf(buf, sz, "%c%g, %s%c", o->lo_open ? '(' : '[', o->lo, hi, o->hi_open ? ')' : ']');
+}
+
+
+// comma-separated solver names
+static void solverList(char* buf, int sz) {
+  buf[0] = 0;
+  for (int i=0; i < acsNSOLVER; i++) {
+    int len = (int)strlen(buf);
+    snprintf(buf + len, sz - len, "%s%s", i ? ", " : "", acs_solverName(i));
+  }
+}
+
+
+// comma-separated option names with the acs_ prefix
+static void optionList(char* buf, int sz) {
+  buf[0] = 0;
+  for (int i=0; i < kNOPTION; i++) {
+    int len = (int)strlen(buf);
+    snprintf(buf + len, sz - len, "%sacs_%s", i ? ", " : "", kOptions[i].name);
+  }
+}
+
+
+static int inRange(const optionInfo* o, double v) {
+  if (!isfinite(v) && !(isinf(v) && isinf(o->hi) && !o->hi_open)) {
+    return 0;
+  }
+  if (o->lo_open ? !(v > o->lo) : !(v >= o->lo)) {
+    return 0;
+  }
+  if (o->hi_open ? !(v < o->hi) : !(v <= o->hi)) {
+    return 0;
+  }
+  return 1;
+}
+
+
+// parse a whole string as a number; return 0 on success
+static int parseNumber(double* v, const char* text) {
+  char* end;
+  errno = 0;
+  while (*text == ' ') text++;
+  if (!*text) {
+    return -1;
+  }
+  *v = strtod(text, &end);
+  while (*end == ' ') end++;
+  return (*end || errno == ERANGE) ? -1 : 0;
+}
+
+
+//---------------------------------- set, validate, describe ---------------------------------------
+
+int acs_setOption(acsSettings* s, const char* key, const char* value, char* error, int error_sz) {
+  char list[512];
+  if (!key || !value) {
+    acs_formatError(error, error_sz, "option name and value must not be NULL");
+    return -1;
+  }
+  const optionInfo* o = findOption(key);
+  if (!o) {
+    optionList(list, sizeof(list));
+    acs_formatError(error, error_sz, "unknown option '%s'; known options: %s", key, list);
+    return -1;
+  }
+  char* field = (char*)s + o->offset;
+  char range[64];
+  rangeText(range, sizeof(range), o);
+  double v;
+
+  switch (o->type) {
+  case kTypeSolver: {
+    int id = acs_solverId(value);
+    if (id < 0) {
+      solverList(list, sizeof(list));
+      acs_formatError(error, error_sz, "acs_%s: unknown solver '%s'; allowed: %s",
+                      o->name, value, list);
+      return -1;
+    }
+    *(int*)field = id;
+    return 0;
+  }
+
+  case kTypeBool:
+    if (!strcmp(value, "true")) {
+      v = 1;
+    } else if (!strcmp(value, "false")) {
+      v = 0;
+    } else if (parseNumber(&v, value) || (v != 0 && v != 1)) {
+      acs_formatError(error, error_sz, "acs_%s: must be 0 or 1 (or true/false), got '%s'",
+                      o->name, value);
+      return -1;
+    }
+    *(int*)field = (int)v;
+    return 0;
+
+  case kTypeInt:
+    if (parseNumber(&v, value) || v != floor(v) || !inRange(o, v)) {
+      acs_formatError(error, error_sz, "acs_%s: must be an integer in %s, got '%s'",
+                      o->name, range, value);
+      return -1;
+    }
+    *(int*)field = (int)v;
+    return 0;
+
+  case kTypeNum:
+    if (parseNumber(&v, value) || !inRange(o, v)) {
+      acs_formatError(error, error_sz, "acs_%s: must be a finite number in %s, got '%s'",
+                      o->name, range, value);
+      return -1;
+    }
+    *(mjtNum*)field = v;
+    return 0;
+  }
+  return -1;
+}
+
+
+int acs_validateSettings(const acsSettings* s, char* error, int error_sz) {
+  if (!s || s->cookie != acsCOOKIE) {
+    acs_formatError(error, error_sz,
+                    "settings not initialized: call acs_defaultSettings before changing fields");
+    return -1;
+  }
+  for (int i=0; i < kNOPTION; i++) {
+    const optionInfo* o = kOptions + i;
+    const char* field = (const char*)s + o->offset;
+    char range[64], list[512];
+    rangeText(range, sizeof(range), o);
+    switch (o->type) {
+    case kTypeSolver: {
+      int v = *(const int*)field;
+      if (v < 0 || v >= acsNSOLVER) {
+        solverList(list, sizeof(list));
+        acs_formatError(error, error_sz, "acs_%s: unknown solver id %d; allowed: %s",
+                        o->name, v, list);
+        return -1;
+      }
+      break;
+    }
+    case kTypeBool:
+    case kTypeInt: {
+      int v = *(const int*)field;
+      if (!inRange(o, v)) {
+        acs_formatError(error, error_sz, "acs_%s: must be an integer in %s, got %d",
+                        o->name, range, v);
+        return -1;
+      }
+      break;
+    }
+    case kTypeNum: {
+      mjtNum v = *(const mjtNum*)field;
+      if (!inRange(o, v)) {
+        acs_formatError(error, error_sz, "acs_%s: must be a finite number in %s, got %g",
+                        o->name, range, v);
+        return -1;
+      }
+      break;
+    }
+    }
+  }
+  return 0;
+}
+
+
+void acs_describeOptions(char* buf, int buf_sz) {
+  acsSettings def;
+  acs_defaultSettings(&def);
+  if (buf_sz <= 0) {
+    return;
+  }
+  buf[0] = 0;
+  for (int i=0; i < kNOPTION; i++) {
+    const optionInfo* o = kOptions + i;
+    const char* field = (const char*)&def + o->offset;
+    char value[64], range[300];
+    switch (o->type) {
+    case kTypeSolver:
+      snprintf(value, sizeof(value), "%s", acs_solverName(*(const int*)field));
+      solverList(range, sizeof(range));
+      break;
+    case kTypeBool:
+    case kTypeInt:
+      snprintf(value, sizeof(value), "%d", *(const int*)field);
+      rangeText(range, sizeof(range), o);
+      break;
+    case kTypeNum:
+      snprintf(value, sizeof(value), "%g", *(const mjtNum*)field);
+      rangeText(range, sizeof(range), o);
+      break;
+    }
+    int len = (int)strlen(buf);
+    snprintf(buf + len, buf_sz - len, "acs_%-17s %-8s default %-8s allowed %-14s %s\n",
+             o->name, o->unit, value, range, o->help);
+  }
+}
+
+
+//---------------------------------- model configuration -------------------------------------------
+
+int acs_modelSettings(acsSettings* s, const mjModel* m, char* error, int error_sz) {
+  char msg[acsNERROR], text[64];
+
+  // <custom><numeric name="acs_*"/>: exactly one number
+  for (int i=0; i < m->nnumeric; i++) {
+    const char* name = m->names + m->name_numericadr[i];
+    if (strncmp(name, "acs_", 4)) {
+      continue;
+    }
+    const optionInfo* o = findOption(name);
+    if (o && o->type == kTypeSolver) {
+      acs_formatError(error, error_sz, "<custom> numeric %s: the solver is text: use "
+                      "<text name=\"%s\" data=\"pgs\"/>", name, name);
+      return -1;
+    }
+    if (o && m->numeric_size[i] != 1) {
+      acs_formatError(error, error_sz, "<custom> numeric %s: expected 1 number, got %d",
+                      name, (int)m->numeric_size[i]);
+      return -1;
+    }
+    snprintf(text, sizeof(text), "%.17g", m->numeric_data[m->numeric_adr[i]]);
+    if (acs_setOption(s, name, text, msg, sizeof(msg))) {
+      acs_formatError(error, error_sz, "<custom> numeric %s", msg);
+      return -1;
+    }
+  }
+
+  // <custom><text name="acs_*"/>
+  for (int i=0; i < m->ntext; i++) {
+    const char* name = m->names + m->name_textadr[i];
+    if (strncmp(name, "acs_", 4)) {
+      continue;
+    }
+    if (acs_setOption(s, name, m->text_data + m->text_adr[i], msg, sizeof(msg))) {
+      acs_formatError(error, error_sz, "<custom> text %s", msg);
+      return -1;
+    }
+  }
+
+  // <extension><plugin plugin="acs.solver"><instance><config key=... value=.../>
+  int slot = -1;
+  if (m->nplugin > 0 && mjp_getPlugin(acsPLUGIN_NAME, &slot)) {
+    for (int i=0; i < m->nplugin; i++) {
+      if (m->plugin[i] != slot) {
+        continue;
+      }
+      for (int j=0; j < kNOPTION; j++) {
+        const char* value = mj_getPluginConfig(m, i, kOptions[j].name);
+        if (value && value[0]) {
+          if (acs_setOption(s, kOptions[j].name, value, msg, sizeof(msg))) {
+            acs_formatError(error, error_sz, "plugin %s config %s", acsPLUGIN_NAME, msg);
+            return -1;
+          }
+        }
+      }
+    }
+  }
+  return acs_validateSettings(s, error, error_sz);
+}

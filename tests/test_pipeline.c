@@ -1,0 +1,300 @@
+// Copyright 2026 The acs authors.
+//
+// Tests for plugin/pipeline.c and plugin/problem.c: acs_step against mj_step, integrators,
+// refused configurations, bad states, outputs consistent with MuJoCo's consumers.
+
+#include <math.h>
+#include <string.h>
+
+#include <mujoco/mujoco.h>
+#include <acs/acs.h>
+#include "test_util.h"
+
+// compare every step of mj_step and acs_step (native) bit for bit
+static void compareNative(mjModel* m, int nstep, const char* what) {
+  mjData* d1 = acst_makeData(m);
+  mjData* d2 = acst_makeData(m);
+  acsContext* ctx = acst_makeContext(m, "native");
+  if (!ctx) return;
+  int diff = -1;
+  for (int i=0; i < nstep && diff < 0; i++) {
+    mj_step(m, d1);
+    ENSURE(acs_step(m, d2, ctx) != acsSTATUS_ERROR);
+    if (memcmp(d1->qpos, d2->qpos, m->nq*sizeof(mjtNum)) ||
+        memcmp(d1->qvel, d2->qvel, m->nv*sizeof(mjtNum)) ||
+        memcmp(d1->qacc, d2->qacc, m->nv*sizeof(mjtNum)) ||
+        memcmp(d1->act, d2->act, m->na*sizeof(mjtNum)) ||
+        memcmp(d1->sensordata, d2->sensordata, m->nsensordata*sizeof(mjtNum)) ||
+        d1->nefc != d2->nefc ||
+        memcmp(d1->efc_force, d2->efc_force, d1->nefc*sizeof(mjtNum))) {
+      diff = i;
+    }
+  }
+  if (diff >= 0) {
+    fprintf(stderr, "%s: acs_step(native) differs from mj_step at step %d\n", what, diff);
+    acst_failures++;
+  }
+  acs_deleteContext(ctx);
+  mj_deleteData(d1);
+  mj_deleteData(d2);
+}
+
+
+static void testNativeMatchesMuJoCo(void) {
+  mjModel* m = acst_loadSharedModel("humanoid.xml");
+  if (!m) return;
+  // the humanoid has joint damping: Euler takes MuJoCo's implicit-damping path
+  m->opt.integrator = mjINT_EULER;
+  compareNative(m, 1000, "humanoid Euler (damping)");
+  m->opt.integrator = mjINT_IMPLICITFAST;
+  compareNative(m, 1000, "humanoid implicitfast");
+  m->opt.integrator = mjINT_IMPLICIT;
+  compareNative(m, 1000, "humanoid implicit");
+  // explicit Euler (no damping path): qacc itself is integrated
+  m->opt.integrator = mjINT_EULER;
+  m->opt.disableflags |= mjDSBL_EULERDAMP;
+  compareNative(m, 1000, "humanoid Euler (no damping)");
+  mj_deleteModel(m);
+
+  // closed loop with damping, and sensors on a box
+  m = acst_loadTestModel("four_bar.xml");
+  if (m) {
+    compareNative(m, 1000, "four_bar");
+    mj_deleteModel(m);
+  }
+  m = acst_loadTestModel("box_plane.xml");
+  if (m) {
+    compareNative(m, 1000, "box_plane");
+    mj_deleteModel(m);
+  }
+}
+
+
+static void testRefused(void) {
+  char error[acsNERROR] = "";
+  mjModel* m = acst_loadTestModel("box_plane.xml");
+  if (!m) return;
+
+  // RK4 at context creation
+  m->opt.integrator = mjINT_RK4;
+  acsContext* ctx = acs_makeContext(m, NULL, error, sizeof(error));
+  ENSURE(ctx == NULL);
+  ENSURE(strstr(error, "RK4") && strstr(error, "re-runs MuJoCo's own constraint solver"));
+
+  // RK4 switched on at run time: the step is refused and the state is untouched
+  m->opt.integrator = mjINT_EULER;
+  ctx = acst_makeContext(m, "pgs");
+  mjData* d = acst_makeData(m);
+  ENSURE(acs_step(m, d, ctx) != acsSTATUS_ERROR);
+  mjtNum qpos[7];
+  mju_copy(qpos, d->qpos, 7);
+  m->opt.integrator = mjINT_RK4;
+  ENSURE(acs_step(m, d, ctx) == acsSTATUS_ERROR);
+  ENSURE(strstr(acs_lastError(ctx), "RK4"));
+  ENSURE(memcmp(qpos, d->qpos, sizeof(qpos)) == 0);
+  m->opt.integrator = mjINT_EULER;
+
+  // sleep
+  m->opt.enableflags |= mjENBL_SLEEP;
+  ENSURE(acs_step(m, d, ctx) == acsSTATUS_ERROR);
+  ENSURE(strstr(acs_lastError(ctx), "sleep"));
+  m->opt.enableflags &= ~mjENBL_SLEEP;
+  ENSURE(acs_step(m, d, ctx) != acsSTATUS_ERROR);
+
+  // a context used with another model
+  mjModel* other = acst_loadSharedModel("humanoid.xml");
+  if (other) {
+    mjData* od = acst_makeData(other);
+    ENSURE(acs_step(other, od, ctx) == acsSTATUS_ERROR);
+    ENSURE(strstr(acs_lastError(ctx), "nv"));
+    mj_deleteData(od);
+    mj_deleteModel(other);
+  }
+  ENSURE(acs_step(m, d, NULL) == acsSTATUS_ERROR);
+
+  acs_deleteContext(ctx);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+
+static void testBadState(void) {
+  // NaN in qpos, qvel or ctrl: MuJoCo's checks reset the state with a warning, as mj_step does;
+  // the solver never sees or returns NaN
+  mjModel* m = acst_loadSharedModel("humanoid.xml");
+  if (!m) return;
+  const char* solvers[2] = {"native", "pgs"};
+  for (int s=0; s < 2; s++) {
+    mjData* d = acst_makeData(m);
+    acsContext* ctx = acst_makeContext(m, solvers[s]);
+    acst_expectWarnings(1);
+    for (int trial=0; trial < 3; trial++) {
+      for (int i=0; i < 20; i++) {
+        acs_step(m, d, ctx);
+      }
+      int before = acst_nwarning;
+      if (trial == 0) d->qpos[3] = NAN;
+      if (trial == 1) d->qvel[10] = INFINITY;
+      if (trial == 2) d->ctrl[0] = NAN;
+      for (int i=0; i < 5; i++) {
+        ENSURE(acs_step(m, d, ctx) != acsSTATUS_ERROR);
+        d->ctrl[0] = 0;
+      }
+      ENSURE(acst_nwarning > before);
+      for (int j=0; j < m->nq; j++) {
+        ENSURE(isfinite(d->qpos[j]));
+      }
+      for (int j=0; j < m->nv; j++) {
+        ENSURE(isfinite(d->qvel[j]) && isfinite(d->qacc[j]));
+      }
+    }
+    acst_expectWarnings(0);
+    acs_deleteContext(ctx);
+    mj_deleteData(d);
+  }
+  mj_deleteModel(m);
+}
+
+
+static void testNoConstraints(void) {
+  mjModel* m = acst_loadSharedModel("slider_crank.xml");
+  if (!m) return;
+  mjData* d = acst_makeData(m);
+  acsContext* ctx = acst_makeContext(m, "pgs");
+  ENSURE(acs_forward(m, d, ctx) == acsSTATUS_EMPTY);
+  ENSURE(d->nefc == 0);
+  ENSURE(memcmp(d->qacc, d->qacc_smooth, m->nv*sizeof(mjtNum)) == 0);
+  for (int i=0; i < m->nv; i++) {
+    ENSURE(d->qfrc_constraint[i] == 0);
+  }
+  acs_deleteContext(ctx);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+
+static void testManyContacts(void) {
+  // 100 humanoids: about a thousand contacts and 3000+ rows, in a sparse-Jacobian model
+  mjModel* m = acst_loadSharedModel("100_humanoids.xml");
+  if (!m) return;
+  mjData* d = acst_makeData(m);
+  acsContext* ctx = acst_makeContext(m, "pgs");
+  int maxcon = 0;
+  for (int i=0; i < 200; i++) {
+    ENSURE(acs_step(m, d, ctx) != acsSTATUS_ERROR);
+    maxcon = d->ncon > maxcon ? d->ncon : maxcon;
+  }
+  for (int j=0; j < m->nq; j++) {
+    ENSURE(isfinite(d->qpos[j]));
+  }
+  ENSURE(maxcon > 500);
+  ENSURE(mj_isSparse(m));
+  acs_deleteContext(ctx);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+
+static void testPyramidExact(void) {
+  // a sliding box on a pyramidal-cone model: the friction force is mu f_n (on the elliptic
+  // cone, outside MuJoCo's pyramid); it must reach mj_contactForce unclamped
+  mjModel* m = acst_loadTestModel("incline_slide.xml");
+  if (!m) return;
+  m->opt.cone = mjCONE_PYRAMIDAL;
+  mjData* d = acst_makeData(m);
+  acsContext* ctx = acst_makeContext(m, "pgs");
+  for (int i=0; i < 200; i++) {
+    acs_step(m, d, ctx);
+  }
+  ENSURE(d->ncon == 4);
+  mjtNum fn = 0, ft = 0;
+  for (int i=0; i < d->ncon; i++) {
+    mjtNum f[6];
+    mj_contactForce(m, d, i, f);
+    fn += f[0];
+    ft += sqrt(f[1]*f[1] + f[2]*f[2]);
+  }
+  // the solver's residual tolerance (1e-6) bounds the error of the cone equality
+  ENSURE_NEAR(ft, 0.2*fn, 1e-6*fn);
+
+  // and the joint-space force is J' efc_force
+  mjtNum qfrc[6];
+  mj_mulJacTVec(m, d, qfrc, d->efc_force);
+  for (int i=0; i < 6; i++) {
+    ENSURE(qfrc[i] == d->qfrc_constraint[i]);
+  }
+  acs_deleteContext(ctx);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+
+static void testWarmstart(void) {
+  // a resting box: all four contacts matched every step, and the solve then needs no iteration
+  mjModel* m = acst_loadTestModel("box_plane.xml");
+  if (!m) return;
+  mjData* d = acst_makeData(m);
+  acsContext* ctx = acst_makeContext(m, "pgs");
+  for (int i=0; i < 300; i++) {
+    acs_step(m, d, ctx);
+  }
+  const acsStats* st = acs_getStats(ctx);
+  ENSURE(st->nwarm == 4);
+  ENSURE(st->niter <= 1);
+
+  // without warm start the same step needs iterations
+  acsSettings s = *acs_getSettings(ctx);
+  s.warmstart = 0;
+  char error[acsNERROR];
+  ENSURE(acs_setSettings(ctx, &s, error, sizeof(error)) == 0);
+  acs_step(m, d, ctx);
+  ENSURE(st->nwarm == 0);
+  ENSURE(st->niter > 1);
+  acs_deleteContext(ctx);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+
+static void testEvaluateMatchesNative(void) {
+  // the metrics of a plain mj_step (acs_evaluate) equal those of acs_step with native
+  mjModel* m = acst_loadSharedModel("humanoid.xml");
+  if (!m) return;
+  mjData* d1 = acst_makeData(m);
+  mjData* d2 = acst_makeData(m);
+  acsContext* c1 = acst_makeContext(m, "native");
+  acsContext* c2 = acst_makeContext(m, "native");
+  for (int i=0; i < 300; i++) {
+    mj_step(m, d1);
+    acs_evaluate(m, d1, c1);
+    acs_step(m, d2, c2);
+    const acsStats* s1 = acs_getStats(c1);
+    const acsStats* s2 = acs_getStats(c2);
+    if (s1->residual != s2->residual || s1->penetration != s2->penetration ||
+        s1->slip != s2->slip || s1->mdp != s2->mdp) {
+      fprintf(stderr, "metrics differ at step %d\n", i);
+      acst_failures++;
+      break;
+    }
+  }
+  acs_deleteContext(c1);
+  acs_deleteContext(c2);
+  mj_deleteData(d1);
+  mj_deleteData(d2);
+  mj_deleteModel(m);
+}
+
+
+int main(int argc, char** argv) {
+  static const acstTest tests[] = {
+    TEST(testNativeMatchesMuJoCo),
+    TEST(testRefused),
+    TEST(testBadState),
+    TEST(testNoConstraints),
+    TEST(testManyContacts),
+    TEST(testPyramidExact),
+    TEST(testWarmstart),
+    TEST(testEvaluateMatchesNative),
+  };
+  return acst_main(argc, argv, tests, sizeof(tests)/sizeof(tests[0]));
+}
