@@ -47,12 +47,23 @@ mjtNum acs_blockResidual(const acsProblem* p, int k, const mjtNum* f, const mjtN
       return max2(max2(-f[0], -a[0]), max2(mju_abs(f[0]*a[0]), 0));
     }
     const mjtNum* mu = p->block_mu + 5*k;
-    mjtNum ahat[6];
-    mju_copy(ahat, a, dim);
-    ahat[0] += acsu_desaxce(a, mu, dim);
-    res = acsu_coneDistance(f, mu, dim, 0);
-    res = max2(res, acsu_coneDistance(ahat, mu, dim, 1));
-    res = max2(res, mju_abs(mju_dot(f, ahat, dim)));
+    mjtNum gamma = acsu_desaxce(a, mu, dim);
+
+    // complementarity <f, a + Gamma(a)>
+    res = mju_abs(mju_dot(f, a, dim) + f[0]*gamma);
+
+    // primal: distance of f to K (zero when f is in K, as solvers keep it)
+    if (acsu_coneNorm(f, mu, dim) > f[0]) {
+      res = max2(res, acsu_coneDistance(f, mu, dim, 0));
+    }
+
+    // dual: a + Gamma(a) is in K* exactly when a_n >= 0, otherwise its distance
+    if (a[0] < 0) {
+      mjtNum ahat[6];
+      mju_copy(ahat, a, dim);
+      ahat[0] += gamma;
+      res = max2(res, acsu_coneDistance(ahat, mu, dim, 1));
+    }
     return res;
   }
 

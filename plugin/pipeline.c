@@ -249,7 +249,9 @@ static void fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
     if (acs_buildProblem(ctx, m, d) == 0) {
       acs_warmstore(ctx, m, d, BUF(ctx, force, mjtNum));
       if (ctx->settings.metrics) {
+        double t1 = acs_timeMicro();
         evaluate(ctx, m, d);
+        st->time_metrics = acs_timeMicro() - t1;
       }
     }
     return;
@@ -314,11 +316,13 @@ static void fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
 static void fwdConstraint(const mjModel* m, mjData* d, acsContext* ctx) {
   memset(&ctx->stats, 0, sizeof(acsStats));
   ctx->stats.solver = ctx->settings.solver;
+  double t0 = acs_timeMicro();
   if (ctx->settings.solver == acsSOL_NATIVE) {
     fwdConstraintNative(m, d, ctx);
   } else {
     fwdConstraintAcs(m, d, ctx);
   }
+  ctx->stats.time_constraint = acs_timeMicro() - t0 - ctx->stats.time_metrics;
 }
 
 
@@ -400,8 +404,8 @@ static int checkCall(const mjModel* m, mjData* d, acsContext* ctx) {
   } else if (m->nv != ctx->nv) {
     acs_formatError(ctx->error, acsNERROR, "context was made for a model with nv = %d, "
                     "this model has nv = %d: make a context per model", ctx->nv, (int)m->nv);
-  } else if (acs_validateSettings(&ctx->settings, ctx->error, acsNERROR) == 0) {
-    checkModel(m, ctx->error, acsNERROR);
+  } else {
+    checkModel(m, ctx->error, acsNERROR);   // settings are validated when they are set
   }
   if (ctx->error[0]) {
     ctx->stats.status = acsSTATUS_ERROR;

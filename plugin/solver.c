@@ -219,3 +219,93 @@ void acs_velocityBlock(mjtNum* a, const acsProblem* p, int k, const mjtNum* w, c
     a[r] = rowVelocity(p, adr+r, w, f);
   }
 }
+
+
+//---------------------------------- validation ----------------------------------------------------
+
+// sorted column indices in [0, nv)
+static int checkRow(const int* col, int n, int nv) {
+  for (int i=0; i < n; i++) {
+    if (col[i] < 0 || col[i] >= nv || (i > 0 && col[i] <= col[i-1])) {
+      return -1;
+    }
+  }
+  return 0;
+}
+
+
+int acs_checkProblem(const acsProblem* p, char* error, int error_sz) {
+  if (!p || p->nv < 0 || p->nefc < 0 || p->nblock < 0) {
+    acs_formatError(error, error_sz, "problem is NULL or has negative sizes");
+    return -1;
+  }
+  if (!(p->timestep > 0) || !isfinite(p->timestep)) {
+    acs_formatError(error, error_sz, "timestep must be a positive number, got %g", p->timestep);
+    return -1;
+  }
+  int nrow = 0;
+  for (int k=0; k < p->nblock; k++) {
+    int type = p->block_type[k], dim = p->block_dim[k];
+    if (type < 0 || type >= acsNBLOCK) {
+      acs_formatError(error, error_sz, "block_type[%d] = %d: must be an acstBlock", k, type);
+      return -1;
+    }
+    if (p->block_adr[k] != nrow) {
+      acs_formatError(error, error_sz, "block_adr[%d] = %d: blocks must be contiguous (%d)",
+                      k, p->block_adr[k], nrow);
+      return -1;
+    }
+    int ok = (type == acsBLOCK_CONTACT) ? (dim == 1 || dim == 3 || dim == 4 || dim == 6) :
+             (type == acsBLOCK_EQUALITY) ? (dim >= 1 && dim <= 6) : dim == 1;
+    if (!ok) {
+      acs_formatError(error, error_sz, "block_dim[%d] = %d: contacts have 1, 3, 4 or 6 rows, "
+                      "equality 1 to 6, friction loss and limits 1", k, dim);
+      return -1;
+    }
+    if (type == acsBLOCK_CONTACT) {
+      for (int j=0; j < dim-1; j++) {
+        mjtNum mu = p->block_mu[5*k+j];
+        if (!(mu >= 0) || !isfinite(mu)) {
+          acs_formatError(error, error_sz, "block_mu[%d][%d] = %g: must be finite and >= 0",
+                          k, j, mu);
+          return -1;
+        }
+      }
+    }
+    if (type == acsBLOCK_FRICTION && (!(p->block_floss[k] >= 0) || !isfinite(p->block_floss[k]))) {
+      acs_formatError(error, error_sz, "block_floss[%d] = %g: must be finite and >= 0",
+                      k, p->block_floss[k]);
+      return -1;
+    }
+    nrow += dim;
+  }
+  if (nrow != p->nefc) {
+    acs_formatError(error, error_sz, "blocks hold %d rows, nefc = %d", nrow, p->nefc);
+    return -1;
+  }
+  for (int r=0; r < p->nefc; r++) {
+    if (!isfinite(p->b[r]) || (p->R && (!(p->R[r] >= 0) || !isfinite(p->R[r])))) {
+      acs_formatError(error, error_sz, "row %d: b and R must be finite (R >= 0)", r);
+      return -1;
+    }
+    if (checkRow(p->J_colind + p->J_rowadr[r], p->J_rownnz[r], p->nv) ||
+        checkRow(p->Y_colind + p->Y_rowadr[r], p->Y_rownnz[r], p->nv)) {
+      acs_formatError(error, error_sz, "row %d: column indices of J or Y must be sorted and in "
+                      "[0, %d)", r, p->nv);
+      return -1;
+    }
+    for (int i=0; i < p->J_rownnz[r]; i++) {
+      if (!isfinite(p->J[p->J_rowadr[r] + i])) {
+        acs_formatError(error, error_sz, "row %d: J has a non-finite value", r);
+        return -1;
+      }
+    }
+    for (int i=0; i < p->Y_rownnz[r]; i++) {
+      if (!isfinite(p->Y[p->Y_rowadr[r] + i])) {
+        acs_formatError(error, error_sz, "row %d: Y has a non-finite value", r);
+        return -1;
+      }
+    }
+  }
+  return 0;
+}

@@ -40,7 +40,7 @@ typedef struct pgsWork_ {
   mjtNum* a;                      // G f + b                                     (nefc)
   mjtNum* fprev;                  // force before the sweep                      (nefc)
   mjtNum* G;                      // diagonal blocks G_kk (+R)                   (sum dim^2)
-  mjtNum* L;                      // their Cholesky factors                      (sum dim^2)
+  mjtNum* Ginv;                   // their (regularized) inverses                (sum dim^2)
   mjtNum* step;                   // tangential step of each contact block       (nblock)
   int*    Gadr;                   // address of block k in G and L               (nblock)
 } pgsWork;
@@ -56,7 +56,7 @@ static void pgsLayout(pgsWork* pw, acsArena* arena, const acsProblem* p) {
   pw->a     = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
   pw->fprev = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
   pw->G     = acs_arenaAlloc(arena, nG, sizeof(mjtNum));
-  pw->L     = acs_arenaAlloc(arena, nG, sizeof(mjtNum));
+  pw->Ginv  = acs_arenaAlloc(arena, nG, sizeof(mjtNum));
   pw->step  = acs_arenaAlloc(arena, p->nblock, sizeof(mjtNum));
   pw->Gadr  = acs_arenaAlloc(arena, p->nblock, sizeof(int));
 }
@@ -71,17 +71,24 @@ size_t acs_pgsWorkspace(const acsProblem* p, const acsSettings* s) {
 }
 
 
-// Cholesky factor of a dim x dim block with relative regularization
-static void factorBlock(mjtNum* L, const mjtNum* G, int dim) {
+// inverse of a dim x dim block, through a Cholesky factor with relative regularization
+static void invertBlock(mjtNum* Ginv, const mjtNum* G, int dim) {
+  mjtNum L[36], e[6];
   mjtNum maxdiag = 0;
   for (int i=0; i < dim; i++) {
     maxdiag = mju_max(maxdiag, G[i*dim+i]);
   }
+  mjtNum reg = kRegularization * maxdiag + mjMINVAL;
   mju_copy(L, G, dim*dim);
   for (int i=0; i < dim; i++) {
-    L[i*dim+i] += kRegularization * maxdiag + mjMINVAL;
+    L[i*dim+i] += reg;
   }
-  mju_cholFactor(L, dim, kRegularization * maxdiag + mjMINVAL);
+  mju_cholFactor(L, dim, reg);
+  for (int j=0; j < dim; j++) {
+    mju_zero(e, dim);
+    e[j] = 1;
+    mju_cholSolve(Ginv + j*dim, L, e, dim);   // column j (Ginv is symmetric)
+  }
 }
 
 
@@ -101,13 +108,13 @@ static mjtNum tangentStep(const mjtNum* G, const mjtNum* mu, int dim, mjtNum ome
 
 
 // one Gauss-Seidel update of contact block k; f, a: the block's force and velocity
-static void updateContact(mjtNum* f, const mjtNum* a, const mjtNum* G, const mjtNum* L,
+static void updateContact(mjtNum* f, const mjtNum* a, const mjtNum* G, const mjtNum* Ginv,
                           const mjtNum* mu, int dim, mjtNum omega, mjtNum tstep) {
   mjtNum fold[6], ft[6];
   mju_copy(fold, f, dim);
 
   // 1. stick: exact local solve, accepted if it lies in the cone
-  mju_cholSolve(ft, L, a, dim);
+  mju_mulMatVec(ft, Ginv, a, dim, dim);
   for (int i=0; i < dim; i++) {
     ft[i] = f[i] - ft[i];
   }
@@ -151,7 +158,7 @@ int acs_pgsSolve(mjtNum* force, acsStats* stats, void* work,
     int dim = p->block_dim[k];
     pw.Gadr[k] = adrG;
     acs_blockDelassus(pw.G + adrG, p, k);
-    factorBlock(pw.L + adrG, pw.G + adrG, dim);
+    invertBlock(pw.Ginv + adrG, pw.G + adrG, dim);
     pw.step[k] = (p->block_type[k] == acsBLOCK_CONTACT && dim > 1) ?
                  tangentStep(pw.G + adrG, p->block_mu + 5*k, dim, omega) : 0;
     adrG += dim*dim;
@@ -202,7 +209,7 @@ int acs_pgsSolve(mjtNum* force, acsStats* stats, void* work,
 
       switch ((acstBlock) p->block_type[k]) {
       case acsBLOCK_EQUALITY:
-        mju_cholSolve(df, pw.L + pw.Gadr[k], a, dim);
+        mju_mulMatVec(df, pw.Ginv + pw.Gadr[k], a, dim, dim);
         for (int r=0; r < dim; r++) {
           f[r] -= omega * df[r];
         }
@@ -221,7 +228,8 @@ int acs_pgsSolve(mjtNum* force, acsStats* stats, void* work,
         if (dim == 1) {
           f[0] = mju_max(0, f[0] - omega * a[0] / (G[0] + mjMINVAL));
         } else {
-          updateContact(f, a, G, pw.L + pw.Gadr[k], p->block_mu + 5*k, dim, omega, pw.step[k]);
+          updateContact(f, a, G, pw.Ginv + pw.Gadr[k], p->block_mu + 5*k, dim, omega,
+                        pw.step[k]);
         }
         break;
 
@@ -256,8 +264,9 @@ int acs_pgsSolve(mjtNum* force, acsStats* stats, void* work,
     // stall: largest force change relative to the largest force
     mjtNum change = 0, fmax = 0;
     for (int r=0; r < p->nefc; r++) {
-      change = mju_max(change, mju_abs(force[r] - pw.fprev[r]));
-      fmax = mju_max(fmax, mju_abs(force[r]));
+      mjtNum c = fabs(force[r] - pw.fprev[r]), v = fabs(force[r]);
+      change = c > change ? c : change;
+      fmax = v > fmax ? v : fmax;
     }
     if (change <= s->rel_tolerance * fmax) {
       status = acsSTATUS_STALLED;

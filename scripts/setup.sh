@@ -30,7 +30,8 @@ if [ ! -x "$VENV/bin/python" ]; then
   echo "acs setup: creating $VENV"
   python3 -m venv "$VENV"
 fi
-if ! "$VENV/bin/python" -m pip show mujoco 2>/dev/null | grep -qx "Version: $MUJOCO_VERSION"; then
+if ! "$VENV/bin/python" -c "import importlib.metadata as md, sys
+sys.exit(md.version('mujoco') != '$MUJOCO_VERSION')" 2>/dev/null; then
   echo "acs setup: installing mujoco==$MUJOCO_VERSION from PyPI"
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check "mujoco==$MUJOCO_VERSION"
 fi

@@ -3,6 +3,7 @@
 // Tests for plugin/settings.c and plugin/register.c: defaults, options from <custom> fields and
 // the acs.solver plugin, API overrides, and the errors for bad values.
 
+#include <stdio.h>
 #include <string.h>
 
 #include <mujoco/mujoco.h>
@@ -59,6 +60,30 @@ static void testDefaults(void) {
   memset(&raw, 0, sizeof(raw));
   ENSURE(acs_validateSettings(&raw, error, sizeof(error)) == -1);
   ENSURE(strstr(error, "acs_defaultSettings"));
+}
+
+
+static void testReadmeDocumentsOptions(void) {
+  // the README's option table names every option the code accepts
+  char path[1024], doc[8192];
+  snprintf(path, sizeof(path), "%s/README.md", ACS_SOURCE_DIR);
+  FILE* f = fopen(path, "r");
+  ENSURE(f != NULL);
+  if (!f) return;
+  static char readme[1 << 16];
+  size_t n = fread(readme, 1, sizeof(readme)-1, f);
+  readme[n] = 0;
+  fclose(f);
+  acs_describeOptions(doc, sizeof(doc));
+  for (char* line = strtok(doc, "\n"); line; line = strtok(NULL, "\n")) {
+    char name[64], row[80];
+    sscanf(line, "%63s", name);
+    snprintf(row, sizeof(row), "| `%s` |", name);
+    if (!strstr(readme, row)) {
+      fprintf(stderr, "README.md has no table row for %s\n", name);
+      acst_failures++;
+    }
+  }
 }
 
 
@@ -184,6 +209,7 @@ static void testSetOption(void) {
 int main(int argc, char** argv) {
   static const acstTest tests[] = {
     TEST(testDefaults),
+    TEST(testReadmeDocumentsOptions),
     TEST(testModelConfig),
     TEST(testBadModelConfig),
     TEST(testSetOption),

@@ -220,8 +220,18 @@ static void testBadInput(void) {
   mjtNum F[2] = {0, 0}, v0[3] = {0, 0, 0}, f[3] = {0, 0, 0};
   pointMass(&t, 2, 0.5, F, v0);
 
-  // NaN in the problem: no NaN forces come out
+  // a valid problem passes the check; a NaN is reported by row
+  char error[acsNERROR];
+  ENSURE(acs_checkProblem(&t.p, error, sizeof(error)) == 0);
   t.b[1] = NAN;
+  ENSURE(acs_checkProblem(&t.p, error, sizeof(error)) == -1);
+  ENSURE(strstr(error, "row 1"));
+  t.block_dim[0] = 2;
+  ENSURE(acs_checkProblem(&t.p, error, sizeof(error)) == -1);
+  ENSURE(strstr(error, "block_dim[0] = 2"));
+  t.block_dim[0] = 3;
+
+  // NaN in the problem: no NaN forces come out
   ENSURE(acst_solve(f, NULL, &t.p, "pgs", kTol, 10) == acsSTATUS_DIVERGED);
   ENSURE(f[0] == 0 && f[1] == 0 && f[2] == 0);
 

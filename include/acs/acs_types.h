@@ -146,7 +146,8 @@ typedef struct acsStats_ {
   mjtNum energy;                  // kinetic + potential energy of the state (J)
 
   // timing, wall-clock microseconds
-  mjtNum time_problem;            // building the problem (and warm start)
+  mjtNum time_constraint;         // the whole constraint stage, metrics excluded
+  mjtNum time_problem;            // building the problem and the warm start
   mjtNum time_solve;              // the solver (native: mj_fwdConstraint)
   mjtNum time_metrics;            // evaluating the metrics (native: includes building the problem)
 

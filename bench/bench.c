@@ -1,0 +1,596 @@
+// Copyright 2026 The acs authors.
+//
+// acs-bench: speed and physical correctness of contact solvers, measured the same way for every
+// solver. "mujoco" is plain mj_step (no acs code in the step; the metrics are evaluated after it
+// with acs_evaluate, outside the timing); "native" is acs's pipeline with MuJoCo's solver; every
+// other name is an acs solver. All runs start from the same state (keyframe 0 if the model has
+// one) in one process.
+//
+//   acs-bench MODEL.xml [--solvers mujoco,native,pgs] [--steps N] [--warmup K]
+//             [--set key=value]... [--json FILE] [--csv FILE] [--quiet]
+//
+// Times are wall-clock microseconds per step; the metrics evaluation is excluded from step_us.
+
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <mujoco/mujoco.h>
+#include <acs/acs.h>
+
+#define MAXSOLVER 16
+#define MAXSET 64
+
+typedef struct {
+  double mean, max;
+} meanMax;
+
+typedef struct {
+  char   solver[64];
+  int    ok;
+  char   error[acsNERROR];
+  int    nstep;                   // recorded steps
+  double *step_us, *solve_us;     // per recorded step
+  double step_med, step_mean, step_p90, solve_med, solve_mean, solve_p90;
+  meanMax iterations, contacts, residual, signorini, coulomb, mdp, slip;
+  int    metrics;                 // metrics were computed
+  double penetration_max;
+  double energy_initial, energy_final;
+  mjtNum *qpos_initial, *qpos_final;
+  int    nonfinite;
+  long   peak_rss_kb;
+} runResult;
+
+typedef struct {
+  const char* model;
+  const char* solvers;
+  int steps, warmup, quiet;
+  const char* sets[MAXSET];
+  int nset;
+  const char* json;
+  const char* csv;
+} benchArgs;
+
+
+//---------------------------------- utilities -----------------------------------------------------
+
+static double nowMicro(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return 1e6*(double)t.tv_sec + 1e-3*(double)t.tv_nsec;
+}
+
+
+// MuJoCo's timers (mjTIMER_CONSTRAINT of the mujoco runs) in microseconds
+static mjtNum timerMicro(void) {
+  return nowMicro();
+}
+
+
+static int compareDouble(const void* a, const void* b) {
+  double x = *(const double*)a, y = *(const double*)b;
+  return (x > y) - (x < y);
+}
+
+
+// median, mean and 90th percentile of n values (sorts a copy)
+static void summarize(double* med, double* mean, double* p90, const double* v, int n) {
+  if (n == 0) {
+    *med = *mean = *p90 = NAN;
+    return;
+  }
+  double* s = malloc(n * sizeof(double));
+  memcpy(s, v, n * sizeof(double));
+  qsort(s, n, sizeof(double), compareDouble);
+  double sum = 0;
+  for (int i=0; i < n; i++) {
+    sum += s[i];
+  }
+  *mean = sum / n;
+  *med = (n % 2) ? s[n/2] : 0.5*(s[n/2-1] + s[n/2]);
+  *p90 = s[(int)floor(0.9*(n-1) + 0.5)];
+  free(s);
+}
+
+
+static void accumulate(meanMax* acc, double v, int n) {
+  acc->mean += (v - acc->mean) / n;   // running mean over n samples
+  if (n == 1 || v > acc->max) {
+    acc->max = v;
+  }
+}
+
+
+// energy of the state of d (potential + kinetic), computed on a copy
+static double stateEnergy(const mjModel* m, const mjData* d) {
+  mjData* tmp = mj_copyData(NULL, m, d);
+  mj_fwdPosition(m, tmp);
+  mj_fwdVelocity(m, tmp);
+  mj_energyPos(m, tmp);
+  mj_energyVel(m, tmp);
+  double e = tmp->energy[0] + tmp->energy[1];
+  mj_deleteData(tmp);
+  return e;
+}
+
+
+// reset the peak resident set size of the process (Linux); return 0 on success
+static void resetPeakRss(void) {
+  FILE* f = fopen("/proc/self/clear_refs", "w");
+  if (f) {
+    fputs("5", f);
+    fclose(f);
+  }
+}
+
+
+static long peakRssKb(void) {
+  FILE* f = fopen("/proc/self/status", "r");
+  if (!f) return -1;
+  char line[256];
+  long kb = -1;
+  while (fgets(line, sizeof(line), f)) {
+    if (!strncmp(line, "VmHWM:", 6)) {
+      kb = atol(line + 6);
+    }
+  }
+  fclose(f);
+  return kb;
+}
+
+
+static int stateBad(const mjModel* m, const mjData* d) {
+  for (int i=0; i < m->nq; i++) {
+    if (!isfinite(d->qpos[i])) return 1;
+  }
+  for (int i=0; i < m->nv; i++) {
+    if (!isfinite(d->qvel[i])) return 1;
+  }
+  return d->warning[mjWARN_BADQPOS].number || d->warning[mjWARN_BADQVEL].number ||
+         d->warning[mjWARN_BADQACC].number;
+}
+
+
+//---------------------------------- one run -------------------------------------------------------
+
+// settings of an acs run: defaults, the model's configuration, --set, then the solver
+static int runSettings(acsSettings* s, const mjModel* m, const benchArgs* args, int solver,
+                       char* error, int error_sz) {
+  acs_defaultSettings(s);
+  if (acs_modelSettings(s, m, error, error_sz)) {
+    return -1;
+  }
+  for (int i=0; i < args->nset; i++) {
+    char key[128];
+    const char* eq = strchr(args->sets[i], '=');
+    snprintf(key, sizeof(key), "%.*s", (int)(eq - args->sets[i]), args->sets[i]);
+    if (acs_setOption(s, key, eq + 1, error, error_sz)) {
+      return -1;
+    }
+  }
+  s->solver = solver;
+  return acs_validateSettings(s, error, error_sz);
+}
+
+
+static void runSolver(runResult* r, const mjModel* m, const benchArgs* args, const char* name) {
+  memset(r, 0, sizeof(runResult));
+  snprintf(r->solver, sizeof(r->solver), "%s", name);
+  r->step_us = calloc(args->steps, sizeof(double));
+  r->solve_us = calloc(args->steps, sizeof(double));
+  r->qpos_initial = calloc(m->nq, sizeof(mjtNum));
+  r->qpos_final = calloc(m->nq, sizeof(mjtNum));
+  r->ok = 1;
+
+  int plain = !strcmp(name, "mujoco");
+  int solver = plain ? acsSOL_NATIVE : acs_solverId(name);
+  if (solver < 0) {
+    char list[256] = "mujoco";
+    for (int i=0; i < acsNSOLVER; i++) {
+      strcat(list, ", ");
+      strcat(list, acs_solverName(i));
+    }
+    snprintf(r->error, sizeof(r->error), "unknown solver '%s'; allowed: %s", name, list);
+    r->ok = 0;
+    return;
+  }
+
+  // context: the solver's (acs runs) or an evaluator (mujoco run)
+  acsSettings s;
+  acsContext* ctx = NULL;
+  if (runSettings(&s, m, args, solver, r->error, sizeof(r->error)) == 0) {
+    ctx = acs_makeContext(m, &s, r->error, sizeof(r->error));
+  }
+  if (!ctx && !plain) {
+    r->ok = 0;
+    return;
+  }
+  r->metrics = ctx && s.metrics;
+  if (plain) {
+    r->error[0] = 0;   // the plain run works without acs; only its metrics need the context
+  }
+
+  mjData* d = mj_makeData(m);
+  if (m->nkey > 0) {
+    mj_resetDataKeyframe(m, d, 0);
+  }
+  mju_copy(r->qpos_initial, d->qpos, m->nq);
+  r->energy_initial = stateEnergy(m, d);
+  resetPeakRss();
+
+  for (int i=0; i < args->warmup + args->steps; i++) {
+    int rec = i - args->warmup;
+    double solve = 0;
+    double t0 = nowMicro();
+    if (plain) {
+      mjtNum tc = d->timer[mjTIMER_CONSTRAINT].duration;
+      mj_step(m, d);
+      double t1 = nowMicro();
+      solve = d->timer[mjTIMER_CONSTRAINT].duration - tc;
+      if (rec >= 0) {
+        r->step_us[rec] = t1 - t0;
+      }
+      if (ctx && s.metrics) {
+        acs_evaluate(m, d, ctx);
+      }
+    } else {
+      int status = acs_step(m, d, ctx);
+      double t1 = nowMicro();
+      if (status == acsSTATUS_ERROR) {
+        snprintf(r->error, sizeof(r->error), "step %d: %s", i, acs_lastError(ctx));
+        r->ok = 0;
+        break;
+      }
+      const acsStats* st = acs_getStats(ctx);
+      solve = st->time_constraint;
+      if (rec >= 0) {
+        r->step_us[rec] = (t1 - t0) - st->time_metrics;
+      }
+    }
+    if (stateBad(m, d)) {
+      r->nonfinite = 1;
+    }
+    if (rec < 0) {
+      continue;
+    }
+
+    // record
+    int n = rec + 1;
+    r->solve_us[rec] = solve;
+    r->nstep = n;
+    int niter = 0, ncon = 0;
+    for (int k=0; k < mjNISLAND; k++) {
+      niter += d->solver_niter[k];
+    }
+    for (int k=0; k < d->ncon; k++) {
+      ncon += d->contact[k].efc_address >= 0;
+    }
+    accumulate(&r->iterations, niter, n);
+    accumulate(&r->contacts, ncon, n);
+    if (r->metrics) {
+      const acsStats* st = acs_getStats(ctx);
+      accumulate(&r->residual, st->residual, n);
+      accumulate(&r->signorini, st->signorini, n);
+      accumulate(&r->coulomb, st->coulomb, n);
+      accumulate(&r->mdp, st->mdp, n);
+      accumulate(&r->slip, st->slip, n);
+      if (n == 1 || st->penetration > r->penetration_max) {
+        r->penetration_max = st->penetration;
+      }
+    }
+  }
+
+  r->peak_rss_kb = peakRssKb();
+  mju_copy(r->qpos_final, d->qpos, m->nq);
+  r->energy_final = stateEnergy(m, d);
+  summarize(&r->step_med, &r->step_mean, &r->step_p90, r->step_us, r->nstep);
+  summarize(&r->solve_med, &r->solve_mean, &r->solve_p90, r->solve_us, r->nstep);
+  acs_deleteContext(ctx);
+  mj_deleteData(d);
+}
+
+
+//---------------------------------- output --------------------------------------------------------
+
+static void jsonString(FILE* f, const char* s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') {
+      fprintf(f, "\\%c", *s);
+    } else if ((unsigned char)*s < 0x20) {
+      fprintf(f, "\\u%04x", *s);
+    } else {
+      fputc(*s, f);
+    }
+  }
+  fputc('"', f);
+}
+
+
+static void jsonNumber(FILE* f, double v) {
+  if (isfinite(v)) {
+    fprintf(f, "%.9g", v);
+  } else {
+    fputs("null", f);
+  }
+}
+
+
+static void jsonMeanMax(FILE* f, const char* name, meanMax v, int valid) {
+  fprintf(f, ", \"%s\": {\"mean\": ", name);
+  jsonNumber(f, valid ? v.mean : NAN);
+  fputs(", \"max\": ", f);
+  jsonNumber(f, valid ? v.max : NAN);
+  fputs("}", f);
+}
+
+
+static void jsonTiming(FILE* f, const char* name, double med, double mean, double p90) {
+  fprintf(f, ", \"%s\": {\"median\": ", name);
+  jsonNumber(f, med);
+  fputs(", \"mean\": ", f);
+  jsonNumber(f, mean);
+  fputs(", \"p90\": ", f);
+  jsonNumber(f, p90);
+  fputs("}", f);
+}
+
+
+static void jsonArray(FILE* f, const char* name, const mjtNum* v, int n) {
+  fprintf(f, ", \"%s\": [", name);
+  for (int i=0; i < n; i++) {
+    if (i) fputs(", ", f);
+    jsonNumber(f, v[i]);
+  }
+  fputs("]", f);
+}
+
+
+static int writeJson(const char* path, const mjModel* m, const benchArgs* args,
+                     const runResult* runs, int nrun) {
+  FILE* f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "acs-bench: cannot write %s\n", path);
+    return -1;
+  }
+  fputs("{\"model\": ", f);
+  jsonString(f, args->model);
+  fputs(", \"mujoco_version\": ", f);
+  jsonString(f, mj_versionString());
+  fprintf(f, ", \"timestep\": %.9g, \"steps\": %d, \"warmup\": %d, \"nv\": %d, \"runs\": [",
+          m->opt.timestep, args->steps, args->warmup, (int)m->nv);
+  for (int i=0; i < nrun; i++) {
+    const runResult* r = runs + i;
+    int valid = r->ok && r->nstep > 0;
+    fputs(i ? ",\n  {" : "\n  {", f);
+    fputs("\"solver\": ", f);
+    jsonString(f, r->solver);
+    fprintf(f, ", \"status\": \"%s\", \"error\": ", r->ok ? "ok" : "error");
+    if (r->ok) {
+      fputs("null", f);
+    } else {
+      jsonString(f, r->error);
+    }
+    if (!valid) {
+      fputs("}", f);
+      continue;
+    }
+    jsonTiming(f, "step_us", r->step_med, r->step_mean, r->step_p90);
+    jsonTiming(f, "solve_us", r->solve_med, r->solve_mean, r->solve_p90);
+    jsonMeanMax(f, "iterations", r->iterations, 1);
+    jsonMeanMax(f, "contacts", r->contacts, 1);
+    jsonMeanMax(f, "ncp_residual", r->residual, r->metrics);
+    jsonMeanMax(f, "signorini", r->signorini, r->metrics);
+    jsonMeanMax(f, "coulomb", r->coulomb, r->metrics);
+    jsonMeanMax(f, "mdp", r->mdp, r->metrics);
+    jsonMeanMax(f, "slip", r->slip, r->metrics);
+    fputs(", \"penetration_max\": ", f);
+    jsonNumber(f, r->metrics ? r->penetration_max : NAN);
+    fputs(", \"energy\": {\"initial\": ", f);
+    jsonNumber(f, r->energy_initial);
+    fputs(", \"final\": ", f);
+    jsonNumber(f, r->energy_final);
+    fputs("}", f);
+    jsonArray(f, "qpos_initial", r->qpos_initial, m->nq);
+    jsonArray(f, "qpos_final", r->qpos_final, m->nq);
+    fprintf(f, ", \"nonfinite\": %s, \"peak_rss_kb\": %ld}", r->nonfinite ? "true" : "false",
+            r->peak_rss_kb);
+  }
+  fputs("\n]}\n", f);
+  fclose(f);
+  return 0;
+}
+
+
+static int writeCsv(const char* path, const benchArgs* args, const runResult* runs, int nrun) {
+  FILE* f = fopen(path, "w");
+  if (!f) {
+    fprintf(stderr, "acs-bench: cannot write %s\n", path);
+    return -1;
+  }
+  fputs("model,solver,status,steps,step_us_median,step_us_mean,step_us_p90,solve_us_median,"
+        "solve_us_mean,solve_us_p90,iterations_mean,iterations_max,contacts_mean,contacts_max,"
+        "ncp_residual_mean,ncp_residual_max,signorini_mean,signorini_max,coulomb_mean,"
+        "coulomb_max,mdp_mean,mdp_max,slip_mean,slip_max,penetration_max,energy_initial,"
+        "energy_final,nonfinite,peak_rss_kb,error\n", f);
+  for (int i=0; i < nrun; i++) {
+    const runResult* r = runs + i;
+    double nan = NAN;
+    double met = r->metrics ? 1 : nan;
+    fprintf(f, "%s,%s,%s,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,"
+            "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.9g,%.9g,%d,%ld,\"%s\"\n",
+            args->model, r->solver, r->ok ? "ok" : "error", r->nstep,
+            r->step_med, r->step_mean, r->step_p90, r->solve_med, r->solve_mean, r->solve_p90,
+            r->iterations.mean, r->iterations.max, r->contacts.mean, r->contacts.max,
+            met*r->residual.mean, met*r->residual.max, met*r->signorini.mean,
+            met*r->signorini.max, met*r->coulomb.mean, met*r->coulomb.max, met*r->mdp.mean,
+            met*r->mdp.max, met*r->slip.mean, met*r->slip.max, met*r->penetration_max,
+            r->energy_initial, r->energy_final, r->nonfinite, r->peak_rss_kb,
+            r->ok ? "" : r->error);
+  }
+  fclose(f);
+  return 0;
+}
+
+
+static void printTable(const mjModel* m, const benchArgs* args, const runResult* runs, int nrun) {
+  double ref = NAN;
+  for (int i=0; i < nrun; i++) {
+    if (!strcmp(runs[i].solver, "mujoco") && runs[i].ok) {
+      ref = runs[i].step_med;
+    }
+  }
+  printf("model %s  (MuJoCo %s, nv %d, timestep %g s, %d steps after %d warm-up)\n",
+         args->model, mj_versionString(), (int)m->nv, m->opt.timestep, args->steps, args->warmup);
+  printf("%-8s %-6s %9s %8s %9s %7s %7s %10s %10s %10s %10s %10s\n",
+         "solver", "status", "step_us", "x mujoco", "solve_us", "iters", "contacts",
+         "ncp_mean", "ncp_max", "pen_max_m", "slip_max", "dE_J");
+  for (int i=0; i < nrun; i++) {
+    const runResult* r = runs + i;
+    if (!r->ok) {
+      printf("%-8s error  %s\n", r->solver, r->error);
+      continue;
+    }
+    printf("%-8s %-6s %9.2f %8.2f %9.2f %7.1f %7.1f", r->solver, r->nonfinite ? "nan" : "ok",
+           r->step_med, r->step_med / ref, r->solve_med, r->iterations.mean, r->contacts.mean);
+    if (r->metrics) {
+      printf(" %10.3g %10.3g %10.3g %10.3g", r->residual.mean, r->residual.max,
+             r->penetration_max, r->slip.max);
+    } else {
+      printf(" %10s %10s %10s %10s", "-", "-", "-", "-");
+    }
+    printf(" %10.4g\n", r->energy_final - r->energy_initial);
+  }
+}
+
+
+//---------------------------------- main ----------------------------------------------------------
+
+static void usage(void) {
+  char options[4096];
+  acs_describeOptions(options, sizeof(options));
+  printf("usage: acs-bench MODEL.xml [--solvers LIST] [--steps N] [--warmup K]\n"
+         "                 [--set key=value]... [--json FILE] [--csv FILE] [--quiet]\n"
+         "  --solvers  comma-separated: mujoco (plain mj_step), native (acs pipeline with\n"
+         "             MuJoCo's solver) and acs solvers; default mujoco,native,pgs\n"
+         "  --steps    recorded steps (default 1000); --warmup: steps run first, not recorded\n"
+         "  --set      an option for the acs runs, as in the model's <custom> acs_* fields;\n"
+         "             wins over the model. Options:\n%s", options);
+}
+
+
+static int parseInt(const char* text, int* value) {
+  char* end;
+  long v = strtol(text, &end, 10);
+  if (*end || v < 0 || v > 100000000) {
+    return -1;
+  }
+  *value = (int)v;
+  return 0;
+}
+
+
+int main(int argc, char** argv) {
+  benchArgs args = {NULL, "mujoco,native,pgs", 1000, 0, 0, {0}, 0, NULL, NULL};
+  for (int i=1; i < argc; i++) {
+    const char* a = argv[i];
+    const char* v = i+1 < argc ? argv[i+1] : NULL;
+    if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      usage();
+      return 0;
+    } else if (!strcmp(a, "--quiet")) {
+      args.quiet = 1;
+    } else if (a[0] == '-' && !v) {
+      fprintf(stderr, "acs-bench: %s needs a value\n", a);
+      return 2;
+    } else if (!strcmp(a, "--solvers")) {
+      args.solvers = argv[++i];
+    } else if (!strcmp(a, "--steps")) {
+      if (parseInt(argv[++i], &args.steps) || args.steps < 1) {
+        fprintf(stderr, "acs-bench: --steps must be a positive integer, got '%s'\n", v);
+        return 2;
+      }
+    } else if (!strcmp(a, "--warmup")) {
+      if (parseInt(argv[++i], &args.warmup)) {
+        fprintf(stderr, "acs-bench: --warmup must be a non-negative integer, got '%s'\n", v);
+        return 2;
+      }
+    } else if (!strcmp(a, "--set")) {
+      if (!strchr(v, '=') || args.nset == MAXSET) {
+        fprintf(stderr, "acs-bench: --set takes key=value, got '%s'\n", v);
+        return 2;
+      }
+      args.sets[args.nset++] = argv[++i];
+    } else if (!strcmp(a, "--json")) {
+      args.json = argv[++i];
+    } else if (!strcmp(a, "--csv")) {
+      args.csv = argv[++i];
+    } else if (a[0] == '-') {
+      fprintf(stderr, "acs-bench: unknown option %s (see --help)\n", a);
+      return 2;
+    } else if (!args.model) {
+      args.model = a;
+    } else {
+      fprintf(stderr, "acs-bench: more than one model given: %s\n", a);
+      return 2;
+    }
+  }
+  if (!args.model) {
+    usage();
+    return 2;
+  }
+
+  // check --set once, so a typo is an input error and not one error per run
+  acsSettings check;
+  char error[acsNERROR];
+  acs_defaultSettings(&check);
+  for (int i=0; i < args.nset; i++) {
+    char key[128];
+    const char* eq = strchr(args.sets[i], '=');
+    snprintf(key, sizeof(key), "%.*s", (int)(eq - args.sets[i]), args.sets[i]);
+    if (acs_setOption(&check, key, eq + 1, error, sizeof(error))) {
+      fprintf(stderr, "acs-bench: --set %s: %s\n", args.sets[i], error);
+      return 2;
+    }
+  }
+
+  acs_registerPlugin();
+  char loaderr[1024] = "";
+  mjModel* m = mj_loadXML(args.model, NULL, loaderr, sizeof(loaderr));
+  if (!m) {
+    fprintf(stderr, "acs-bench: cannot load %s: %s\n", args.model, loaderr);
+    return 2;
+  }
+  mjcb_time = timerMicro;
+
+  // runs, in the order given
+  runResult runs[MAXSOLVER];
+  int nrun = 0, failed = 0;
+  char list[1024];
+  snprintf(list, sizeof(list), "%s", args.solvers);
+  for (char* tok = strtok(list, ","); tok && nrun < MAXSOLVER; tok = strtok(NULL, ",")) {
+    runSolver(runs + nrun, m, &args, tok);
+    failed += !runs[nrun].ok;
+    nrun++;
+  }
+
+  if (!args.quiet) {
+    printTable(m, &args, runs, nrun);
+  }
+  int ioerr = 0;
+  if (args.json) ioerr |= writeJson(args.json, m, &args, runs, nrun);
+  if (args.csv) ioerr |= writeCsv(args.csv, &args, runs, nrun);
+
+  for (int i=0; i < nrun; i++) {
+    free(runs[i].step_us);
+    free(runs[i].solve_us);
+    free(runs[i].qpos_initial);
+    free(runs[i].qpos_final);
+  }
+  mj_deleteModel(m);
+  return (failed || ioerr) ? 1 : 0;
+}

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Set up everything (idempotent) and run the main job: a comparison of MuJoCo and the acs solvers
+# on a default scene, printed as a table. Extra arguments go to acs-bench (a model first, if any).
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$ROOT/scripts/setup.sh"
+
+MODEL="$ROOT/test_models/incline_stick.xml"
+if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
+  MODEL="$1"
+  shift
+fi
+exec "$ROOT/build/bin/acs-bench" "$MODEL" --solvers mujoco,native,pgs --steps 2500 "$@"

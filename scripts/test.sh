@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Set up everything (idempotent) and run the whole test suite: the release build, then the same
+# tests built with AddressSanitizer and UndefinedBehaviorSanitizer.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+"$ROOT/scripts/setup.sh"
+ctest --test-dir "$ROOT/build" --output-on-failure -j "$(nproc)"
+
+echo "== tests under AddressSanitizer and UndefinedBehaviorSanitizer"
+ACS_BUILD_DIR="$ROOT/build-sanitize" ACS_BUILD_TYPE=RelWithDebInfo \
+  ACS_CMAKE_ARGS="-DACS_SANITIZE=ON -DACS_BUILD_VIEWER=OFF" "$ROOT/scripts/setup.sh"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir "$ROOT/build-sanitize" --output-on-failure -j "$(nproc)"

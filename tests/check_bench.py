@@ -1,0 +1,68 @@
+# Copyright 2026 The acs authors.
+#
+# Tests for bench/bench.c: runs acs-bench and checks its JSON and CSV against the documented
+# schema and against physics (native and mujoco take bit-identical steps).
+import csv
+import json
+import subprocess
+import sys
+import tempfile
+import os
+
+bench, model = sys.argv[1], sys.argv[2]
+failures = 0
+
+
+def check(cond, what):
+    global failures
+    if not cond:
+        print("check failed:", what)
+        failures += 1
+
+
+with tempfile.TemporaryDirectory() as tmp:
+    js, cs = os.path.join(tmp, "out.json"), os.path.join(tmp, "out.csv")
+    proc = subprocess.run([bench, model, "--solvers", "mujoco,native,nope,pgs", "--steps", "200",
+                           "--warmup", "20", "--set", "acs_tolerance=1e-8", "--json", js,
+                           "--csv", cs], capture_output=True, text=True)
+    # one failing solver: reported, the others run, exit status 1
+    check(proc.returncode == 1, "exit status 1 with a failing solver, got %d" % proc.returncode)
+    check("nope" in proc.stdout and "unknown solver 'nope'" in proc.stdout, "table reports nope")
+    out = json.load(open(js))
+    for key in ["model", "mujoco_version", "timestep", "steps", "nv", "runs"]:
+        check(key in out, "top-level key " + key)
+    check(out["steps"] == 200 and out["mujoco_version"] == "3.12.0", "steps and version")
+    runs = {r["solver"]: r for r in out["runs"]}
+    check(list(runs) == ["mujoco", "native", "nope", "pgs"], "runs in the given order")
+    check(runs["nope"]["status"] == "error" and "allowed: mujoco, native, pgs"
+          in runs["nope"]["error"], "error run")
+    for name in ["mujoco", "native", "pgs"]:
+        r = runs[name]
+        check(r["status"] == "ok" and r["error"] is None, name + " ok")
+        for key in ["step_us", "solve_us"]:
+            check(set(r[key]) == {"median", "mean", "p90"} and r[key]["median"] > 0,
+                  name + " " + key)
+        for key in ["iterations", "contacts", "ncp_residual", "signorini", "coulomb", "mdp"]:
+            check(set(r[key]) == {"mean", "max"} and r[key]["max"] >= r[key]["mean"],
+                  name + " " + key)
+        check(set(r["energy"]) == {"initial", "final"}, name + " energy")
+        check(len(r["qpos_initial"]) == len(r["qpos_final"]) == 7, name + " qpos arrays (one free joint)")
+        check(r["nonfinite"] is False and r["peak_rss_kb"] > 0, name + " nonfinite, rss")
+        check(r["contacts"]["mean"] == 4, name + " box rests on 4 contacts")
+        check(r["penetration_max"] is not None, name + " penetration")
+    # the same steps: plain mj_step and acs native are bit-identical
+    check(runs["mujoco"]["qpos_final"] == runs["native"]["qpos_final"], "native == mujoco")
+    check(runs["mujoco"]["ncp_residual"] == runs["native"]["ncp_residual"], "same metrics")
+    # --set reaches the acs solver: residual below the requested 1e-8
+    check(runs["pgs"]["ncp_residual"]["max"] <= 1e-8, "pgs residual <= --set tolerance")
+    rows = list(csv.DictReader(open(cs)))
+    check([r["solver"] for r in rows] == ["mujoco", "native", "nope", "pgs"], "csv rows")
+    check(rows[2]["status"] == "error" and rows[3]["status"] == "ok", "csv status")
+
+    # a bad --set is an input error
+    proc = subprocess.run([bench, model, "--set", "acs_tolerance=-1"], capture_output=True,
+                          text=True)
+    check(proc.returncode == 2 and "acs_tolerance" in proc.stderr, "bad --set refused")
+
+print("bench checks:", "FAILED" if failures else "ok")
+sys.exit(1 if failures else 0)
