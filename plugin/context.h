@@ -49,6 +49,9 @@ struct acsContext_ {
   // per block
   acsBuffer block_type, block_dim, block_adr, block_id, block_mu, block_floss, block_pos;
   acsBuffer block_efcadr;         // first MuJoCo efc row of the block
+  acsBuffer block_island, island_nefc;   // islands (int)
+  acsBuffer block_tree;           // first tree of the block, -1 if none (int)
+  acsBuffer tree_parent;          // union-find over trees (ntree) int
 
   // per row
   acsBuffer b, R, J_rownnz, J_rowadr, Y_rownnz, Y_rowadr;
@@ -65,8 +68,9 @@ struct acsContext_ {
   acsBuffer tree_list;            // trees of a block (ntree) int
   int       stamp;                // current mark value
 
-  // solver workspace
+  // solver workspace and state carried between solves
   acsBuffer work;                 // bytes
+  acsSolverState solver_state;
 
   // warm start: cache of the previous step and the one being written, swapped every step
   acsWarmCache warm[2];

@@ -20,7 +20,45 @@ static inline mjtNum max2(mjtNum a, mjtNum b) {
 }
 
 
-mjtNum acs_blockResidual(const acsProblem* p, int k, const mjtNum* f, const mjtNum* a) {
+// residual of a contact block (dim > 1) for one contact law
+static mjtNum contactResidual(const mjtNum* f, const mjtNum* a, const mjtNum* mu, int dim,
+                              int model) {
+  mjtNum res;
+  if (model == acsMODEL_LCP) {
+    // box cone |f_k| <= mu_k f_n, L1 De Saxce term; a + Gamma1(a) is in the dual exactly
+    // when a_n >= 0
+    mjtNum gamma1 = 0;
+    res = max2(0, -f[0]);
+    for (int j=1; j < dim; j++) {
+      gamma1 += mu[j-1] * mju_abs(a[j]);
+      res = max2(res, mju_abs(f[j]) - mu[j-1]*max2(f[0], 0));
+    }
+    res = max2(res, -a[0]);
+    return max2(res, mju_abs(mju_dot(f, a, dim) + f[0]*gamma1));
+  }
+
+  mjtNum gamma = (model == acsMODEL_NCP) ? acsu_desaxce(a, mu, dim) : 0;
+
+  // complementarity <f, a + Gamma(a)>
+  res = mju_abs(mju_dot(f, a, dim) + f[0]*gamma);
+
+  // primal: distance of f to K (zero when f is in K, as solvers keep it)
+  if (acsu_coneNorm(f, mu, dim) > f[0]) {
+    res = max2(res, acsu_coneDistance(f, mu, dim, 0));
+  }
+
+  // dual: NCP: a + Gamma(a) is in K* exactly when a_n >= 0; CCP: a itself must be in K*
+  if (model == acsMODEL_NCP ? a[0] < 0 : acsu_desaxce(a, mu, dim) > a[0]) {
+    mjtNum ahat[6];
+    mju_copy(ahat, a, dim);
+    ahat[0] += gamma;
+    res = max2(res, acsu_coneDistance(ahat, mu, dim, 1));
+  }
+  return res;
+}
+
+
+mjtNum acs_blockResidual(const acsProblem* p, int k, const mjtNum* f, const mjtNum* a, int model) {
   int dim = p->block_dim[k];
   mjtNum res = 0;
 
@@ -42,30 +80,11 @@ mjtNum acs_blockResidual(const acsProblem* p, int k, const mjtNum* f, const mjtN
   case acsBLOCK_LIMIT:
     return max2(max2(-f[0], -a[0]), max2(mju_abs(f[0]*a[0]), 0));
 
-  case acsBLOCK_CONTACT: {
+  case acsBLOCK_CONTACT:
     if (dim == 1) {
       return max2(max2(-f[0], -a[0]), max2(mju_abs(f[0]*a[0]), 0));
     }
-    const mjtNum* mu = p->block_mu + 5*k;
-    mjtNum gamma = acsu_desaxce(a, mu, dim);
-
-    // complementarity <f, a + Gamma(a)>
-    res = mju_abs(mju_dot(f, a, dim) + f[0]*gamma);
-
-    // primal: distance of f to K (zero when f is in K, as solvers keep it)
-    if (acsu_coneNorm(f, mu, dim) > f[0]) {
-      res = max2(res, acsu_coneDistance(f, mu, dim, 0));
-    }
-
-    // dual: a + Gamma(a) is in K* exactly when a_n >= 0, otherwise its distance
-    if (a[0] < 0) {
-      mjtNum ahat[6];
-      mju_copy(ahat, a, dim);
-      ahat[0] += gamma;
-      res = max2(res, acsu_coneDistance(ahat, mu, dim, 1));
-    }
-    return res;
-  }
+    return contactResidual(f, a, p->block_mu + 5*k, dim, model);
 
   default:
     return INFINITY;
@@ -73,16 +92,23 @@ mjtNum acs_blockResidual(const acsProblem* p, int k, const mjtNum* f, const mjtN
 }
 
 
-mjtNum acs_residual(const acsProblem* p, const mjtNum* f, const mjtNum* a) {
+mjtNum acs_residual(const acsProblem* p, const mjtNum* f, const mjtNum* a, int model) {
   mjtNum res = 0;
   for (int k=0; k < p->nblock; k++) {
     int adr = p->block_adr[k];
-    mjtNum r = acs_blockResidual(p, k, f + adr, a + adr);
+    mjtNum r = acs_blockResidual(p, k, f + adr, a + adr, model);
     if (!(r <= res)) {   // also propagates NaN
       res = r;
     }
   }
   return res;
+}
+
+
+mjtNum acs_problemResidual(mjtNum* scratch, const mjtNum* force, const acsProblem* p, int model) {
+  acs_mulYT(scratch, p, force);
+  acs_velocity(scratch + p->nv, p, scratch, force);
+  return acs_residual(p, force, scratch + p->nv, model);
 }
 
 
@@ -112,7 +138,7 @@ void acs_evaluateProblem(acsStats* stats, mjtNum* scratch, const mjtNum* force,
   acs_mulYT(w, p, force);
   acs_velocity(a, p, w, force);
 
-  stats->residual = acs_residual(p, force, a);
+  stats->residual = acs_residual(p, force, a, acsMODEL_NCP);
   stats->signorini = stats->coulomb = stats->mdp = stats->penetration = stats->slip = 0;
   stats->ncontact = 0;
 

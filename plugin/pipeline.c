@@ -124,6 +124,7 @@ acsContext* acs_makeContext(const mjModel* m, const acsSettings* settings,
   ctx->model = m;
   ctx->nv = m->nv;
   ctx->stats.solver = s.solver;
+  acs_defaultSolverState(&ctx->solver_state);
   return ctx;
 }
 
@@ -137,7 +138,8 @@ void acs_deleteContext(acsContext* ctx) {
     &ctx->block_floss, &ctx->block_pos, &ctx->block_efcadr, &ctx->b, &ctx->R, &ctx->J_rownnz,
     &ctx->J_rowadr, &ctx->Y_rownnz, &ctx->Y_rowadr, &ctx->force, &ctx->scratch, &ctx->J_colind,
     &ctx->J, &ctx->Y_colind, &ctx->Y, &ctx->dofvec, &ctx->dof_mark, &ctx->tree_mark,
-    &ctx->tree_list, &ctx->work,
+    &ctx->tree_list, &ctx->work, &ctx->block_island, &ctx->island_nefc, &ctx->block_tree,
+    &ctx->tree_parent,
   };
   for (size_t i=0; i < sizeof(bufs)/sizeof(bufs[0]); i++) {
     freeBuffer(bufs[i]);
@@ -158,6 +160,9 @@ int acs_setSettings(acsContext* ctx, const acsSettings* settings, char* error, i
   if (acs_validateSettings(settings, error, error_sz)) {
     return -1;
   }
+  if (settings->solver != ctx->settings.solver) {
+    acs_defaultSolverState(&ctx->solver_state);   // another solver's state does not apply
+  }
   ctx->settings = *settings;
   return 0;
 }
@@ -170,6 +175,7 @@ const acsSettings* acs_getSettings(const acsContext* ctx) {
 
 void acs_resetContext(acsContext* ctx) {
   acs_warmReset(ctx);
+  acs_defaultSolverState(&ctx->solver_state);
   memset(&ctx->stats, 0, sizeof(acsStats));
   ctx->stats.solver = ctx->settings.solver;
   ctx->error[0] = 0;
@@ -288,7 +294,7 @@ static void fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
     memset(st, 0, sizeof(acsStats));
     st->status = acsSTATUS_ERROR;
   } else {
-    acs_solve(force, st, p, &ctx->settings, ctx->work.ptr, worksize);
+    acs_solve(force, st, &ctx->solver_state, p, &ctx->settings, ctx->work.ptr, worksize);
   }
   st->solver = ctx->settings.solver;
   st->nefc = p->nefc;

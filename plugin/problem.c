@@ -128,6 +128,16 @@ int acs_blockRowsMj(const acsContext* ctx, const mjModel* m, int k) {
 }
 
 
+// root of tree t in the union-find forest (with path halving)
+static int findRoot(int* parent, int t) {
+  while (parent[t] != t) {
+    parent[t] = parent[parent[t]];
+    t = parent[t];
+  }
+  return t;
+}
+
+
 // next mark stamp (marks are compared with the stamp; reset on wrap-around)
 static int nextStamp(acsContext* ctx, int* dofmark, int nv, int* treemark, int ntree) {
   if (ctx->stamp >= INT_MAX - 1) {
@@ -168,7 +178,11 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d) {
       acs_bufferReserve(ctx, &ctx->dofvec, nv > 0 ? nv : 1, sizeof(mjtNum)) ||
       acs_bufferReserve(ctx, &ctx->dof_mark, nv > 0 ? nv : 1, sizeof(int)) ||
       acs_bufferReserve(ctx, &ctx->tree_mark, ntree > 0 ? ntree : 1, sizeof(int)) ||
-      acs_bufferReserve(ctx, &ctx->tree_list, ntree > 0 ? ntree : 1, sizeof(int))) {
+      acs_bufferReserve(ctx, &ctx->tree_list, ntree > 0 ? ntree : 1, sizeof(int)) ||
+      acs_bufferReserve(ctx, &ctx->tree_parent, ntree > 0 ? ntree : 1, sizeof(int)) ||
+      acs_bufferReserve(ctx, &ctx->block_tree, nmax, sizeof(int)) ||
+      acs_bufferReserve(ctx, &ctx->block_island, nmax, sizeof(int)) ||
+      acs_bufferReserve(ctx, &ctx->island_nefc, nmax, sizeof(int))) {
     return -1;
   }
 
@@ -190,6 +204,13 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d) {
   int* dofmark = BUF(ctx, dof_mark, int);
   int* treemark = BUF(ctx, tree_mark, int);
   int* trees = BUF(ctx, tree_list, int);
+  int* parent = BUF(ctx, tree_parent, int);
+  int* block_tree = BUF(ctx, block_tree, int);
+  int* block_island = BUF(ctx, block_island, int);
+  int* island_nefc = BUF(ctx, island_nefc, int);
+  for (int t=0; t < ntree; t++) {
+    parent[t] = t;
+  }
 
   int nblock = 0, nrow = 0, nnzJ = 0, nnzY = 0;
   for (int i=0; i < nefc_mj; ) {
@@ -281,6 +302,15 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d) {
       }
       trees[c] = t;
     }
+    // the block couples its trees: one island
+    block_tree[k] = ntr ? trees[0] : -1;
+    for (int a=1; a < ntr; a++) {
+      int r0 = findRoot(parent, trees[0]), r1 = findRoot(parent, trees[a]);
+      if (r0 != r1) {
+        parent[r1] = r0;
+      }
+    }
+
     int nJpat = 0, nYpat = 0;
     for (int a=0; a < ntr; a++) {
       int adr = m->tree_dofadr[trees[a]], num = m->tree_dofnum[trees[a]];
@@ -373,6 +403,31 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d) {
     i += nmj;
   }
 
+  // islands: blocks whose trees are connected, numbered in order of first appearance (a block
+  // touching no dof is an island of its own); tree marks are reused to hold island ids
+  int nisland = 0;
+  int stamp = nextStamp(ctx, dofmark, nv, treemark, ntree);
+  for (int k=0; k < nblock; k++) {
+    int island;
+    if (block_tree[k] < 0) {
+      island = nisland++;
+    } else {
+      int root = findRoot(parent, block_tree[k]);
+      if (treemark[root] != stamp) {
+        treemark[root] = stamp;
+        trees[root] = nisland++;
+      }
+      island = trees[root];
+    }
+    block_island[k] = island;
+  }
+  for (int i=0; i < nisland; i++) {
+    island_nefc[i] = 0;
+  }
+  for (int k=0; k < nblock; k++) {
+    island_nefc[block_island[k]] += block_dim[k];
+  }
+
   // the problem points into the buffers
   acsProblem* p = &ctx->problem;
   memset(p, 0, sizeof(acsProblem));
@@ -388,6 +443,9 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d) {
   p->block_mu = block_mu;
   p->block_floss = block_floss;
   p->block_pos = block_pos;
+  p->nisland = nisland;
+  p->block_island = block_island;
+  p->island_nefc = island_nefc;
   p->b = b;
   p->R = s->compliance > 0 ? R : NULL;
   p->J_rownnz = J_rownnz;

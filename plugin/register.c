@@ -9,7 +9,7 @@
 #include <acs/acs.h>
 #include "settings.h"
 
-static const char* kAttributes[32];
+static const char* kAttributes[64];
 
 static int nstate(const mjModel* m, int instance) {
   (void)m;
@@ -24,14 +24,14 @@ int acs_registerPlugin(void) {
     return slot;
   }
   int n = acs_optionCount();
-  for (int i=0; i < n && i < 32; i++) {
+  for (int i=0; i < n && i < 64; i++) {
     kAttributes[i] = acs_optionName(i);
   }
   mjpPlugin plugin;
   mjp_defaultPlugin(&plugin);
   plugin.name = acsPLUGIN_NAME;
   plugin.capabilityflags = 0;
-  plugin.nattribute = n < 32 ? n : 32;
+  plugin.nattribute = n < 64 ? n : 64;
   plugin.attributes = kAttributes;
   plugin.nstate = nstate;
   return mjp_registerPlugin(&plugin);

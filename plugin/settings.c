@@ -63,6 +63,24 @@ static const optionInfo kOptions[] = {
    "contacts of one geom pair closer than this match across steps"},
   {"metrics",          kTypeBool,   OPT(metrics),         0, 1,       0, 0, "",
    "compute the physical metrics every step"},
+  {"admm_rho",         kTypeNum,    OPT(admm_rho),        0, INFINITY, 0, 1, "1/kg",
+   "ADMM initial penalty; 0: spectral rule sqrt(L m) (L/m)^admm_power"},
+  {"admm_prox",        kTypeNum,    OPT(admm_prox),       0, INFINITY, 1, 1, "1/kg",
+   "ADMM proximal weight (m of the spectral rule)"},
+  {"admm_power",       kTypeNum,    OPT(admm_power),      0, 1,       0, 0, "",
+   "ADMM exponent of the spectral initial penalty"},
+  {"admm_factor",      kTypeNum,    OPT(admm_factor),     0, 1,       0, 0, "",
+   "ADMM penalty update factor (L/m)^admm_factor; 0: fixed penalty"},
+  {"admm_ratio",       kTypeNum,    OPT(admm_ratio),      1, INFINITY, 1, 1, "",
+   "ADMM primal/dual residual ratio that triggers a penalty update"},
+  {"raisim_alpha",     kTypeNum,    OPT(raisim_alpha),    0, 1,       1, 0, "",
+   "RaiSim initial relaxation of the contact update"},
+  {"raisim_alpha_min", kTypeNum,    OPT(raisim_alpha_min), 0, 1,      1, 0, "",
+   "RaiSim floor of the relaxation"},
+  {"raisim_gamma",     kTypeNum,    OPT(raisim_gamma),    0, 1,       0, 0, "",
+   "RaiSim relaxation decay per sweep: a <- gamma a + (1 - gamma) a_min"},
+  {"raisim_bisection_tol", kTypeNum, OPT(raisim_bisection_tol), 0, INFINITY, 1, 1, "N",
+   "RaiSim bisection stops when the force changes by less than this"},
 };
 
 #define kNOPTION ((int)(sizeof(kOptions)/sizeof(kOptions[0])))
@@ -85,6 +103,15 @@ void acs_defaultSettings(acsSettings* s) {
   s->warmstart = 1;
   s->warmstart_radius = 0.02;
   s->metrics = 1;
+  s->admm_rho = 0;
+  s->admm_prox = 1e-6;
+  s->admm_power = 0.2;
+  s->admm_factor = 0.05;
+  s->admm_ratio = 10;
+  s->raisim_alpha = 1;
+  s->raisim_alpha_min = 0.1;
+  s->raisim_gamma = 0.99;
+  s->raisim_bisection_tol = 1e-8;
   s->cookie = acsCOOKIE;
 }
 
@@ -316,7 +343,7 @@ void acs_describeOptions(char* buf, int buf_sz) {
       break;
     }
     int len = (int)strlen(buf);
-    snprintf(buf + len, buf_sz - len, "acs_%-17s %-8s default %-8s allowed %-14s %s\n",
+    snprintf(buf + len, buf_sz - len, "acs_%-20s %-8s default %-8s allowed %-14s %s\n",
              o->name, o->unit, value, range, o->help);
   }
 }

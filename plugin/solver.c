@@ -12,14 +12,25 @@
 
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
+#include "cone.h"
 #include "context.h"
 #include "metrics.h"
 
 const acsSolverInfo acsSOLVERS[acsNSOLVER] = {
-  [acsSOL_NATIVE] = {"native", "MuJoCo's own constraint solver (soft convex model), as mj_step",
-                     NULL, NULL},
-  [acsSOL_PGS]    = {"pgs", "NCP with De Saxce correction, projected Gauss-Seidel",
-                     acs_pgsWorkspace, acs_pgsSolve},
+  [acsSOL_NATIVE]   = {"native", "MuJoCo's own constraint solver (soft convex model), as mj_step",
+                       -1, NULL, NULL},
+  [acsSOL_PGS]      = {"pgs", "NCP with De Saxce correction, projected Gauss-Seidel",
+                       acsMODEL_NCP, acs_pgsWorkspace, acs_pgsSolve},
+  [acsSOL_ADMM]     = {"admm", "NCP with De Saxce fixed point, ADMM with spectral penalty",
+                       acsMODEL_NCP, acs_admmWorkspace, acs_admmSolve},
+  [acsSOL_RAISIM]   = {"raisim", "RaiSim per-contact bisection (approximates the NCP)",
+                       acsMODEL_NCP, acs_raisimWorkspace, acs_raisimSolve},
+  [acsSOL_LCP_PGS]  = {"lcp-pgs", "LCP (box-linearized friction cone), projected Gauss-Seidel",
+                       acsMODEL_LCP, acs_pgsWorkspace, acs_pgsSolve},
+  [acsSOL_CCP_PGS]  = {"ccp-pgs", "CCP (convex relaxation, gliding), projected Gauss-Seidel",
+                       acsMODEL_CCP, acs_pgsWorkspace, acs_pgsSolve},
+  [acsSOL_CCP_ADMM] = {"ccp-admm", "CCP (convex relaxation, gliding), ADMM",
+                       acsMODEL_CCP, acs_admmWorkspace, acs_admmSolve},
 };
 _Static_assert(sizeof(acsSOLVERS)/sizeof(acsSOLVERS[0]) == acsNSOLVER, "solver table incomplete");
 
@@ -54,6 +65,11 @@ int acs_solverId(const char* name) {
 }
 
 
+int acs_solverModel(int solver) {
+  return (solver >= 0 && solver < acsNSOLVER) ? acsSOLVERS[solver].model : -1;
+}
+
+
 const char* acs_statusName(int status) {
   return (status >= 0 && status < acsNSTATUS) ? kStatusNames[status] : NULL;
 }
@@ -79,11 +95,21 @@ size_t acs_workspaceSize(const acsProblem* p, const acsSettings* settings) {
 }
 
 
-int acs_solve(mjtNum* force, acsStats* stats, const acsProblem* p,
+void acs_defaultSolverState(acsSolverState* state) {
+  state->admm_rho = NAN;
+}
+
+
+int acs_solve(mjtNum* force, acsStats* stats, acsSolverState* state, const acsProblem* p,
               const acsSettings* settings, void* work, size_t work_sz) {
   acsStats local;
+  acsSolverState localstate;
   if (!stats) {
     stats = &local;
+  }
+  if (!state) {
+    acs_defaultSolverState(&localstate);
+    state = &localstate;
   }
   memset(stats, 0, sizeof(acsStats));
   stats->solver = settings->solver;
@@ -105,7 +131,7 @@ int acs_solve(mjtNum* force, acsStats* stats, const acsProblem* p,
   base += (64 - ((uintptr_t)base & 63)) & 63;
 
   double t0 = acs_timeMicro();
-  int status = acsSOLVERS[solver].solve(force, stats, base, p, settings);
+  int status = acsSOLVERS[solver].solve(force, stats, state, base, p, settings);
 
   // a non-finite solution is never returned
   for (int i=0; i < p->nefc; i++) {
@@ -118,6 +144,146 @@ int acs_solve(mjtNum* force, acsStats* stats, const acsProblem* p,
   stats->time_solve = acs_timeMicro() - t0;
   stats->status = status;
   return status;
+}
+
+
+//---------------------------------- iterations ----------------------------------------------------
+
+int acs_iterationEnd(acsStats* stats, int iter, mjtNum ncp, mjtNum res, const mjtNum* f,
+                     const mjtNum* fprev, int n, const acsSettings* s) {
+  stats->niter = iter + 1;
+  stats->residual = ncp;
+  if (iter < acsNHISTORY) {
+    stats->history[iter] = ncp;
+    stats->nhistory = iter + 1;
+  }
+  if (!isfinite(res) || !isfinite(ncp)) {
+    return acsSTATUS_DIVERGED;
+  }
+  if (res <= s->tolerance) {
+    return acsSTATUS_CONVERGED;
+  }
+  if (!fprev) {
+    return iter + 1 >= s->maxiter ? acsSTATUS_MAXITER : -1;
+  }
+  mjtNum change = 0, fmax = 0;
+  for (int r=0; r < n; r++) {
+    mjtNum c = fabs(f[r] - fprev[r]), v = fabs(f[r]);
+    change = c > change ? c : change;
+    fmax = v > fmax ? v : fmax;
+  }
+  if (change <= s->rel_tolerance * fmax) {
+    return acsSTATUS_STALLED;
+  }
+  return iter + 1 >= s->maxiter ? acsSTATUS_MAXITER : -1;
+}
+
+
+void acs_projectFeasible(mjtNum* f, const acsProblem* p, int model) {
+  for (int k=0; k < p->nblock; k++) {
+    mjtNum* fk = f + p->block_adr[k];
+    int dim = p->block_dim[k];
+    switch ((acstBlock) p->block_type[k]) {
+    case acsBLOCK_FRICTION:
+      fk[0] = mju_clip(fk[0], -p->block_floss[k], p->block_floss[k]);
+      break;
+    case acsBLOCK_LIMIT:
+      fk[0] = fk[0] > 0 ? fk[0] : 0;
+      break;
+    case acsBLOCK_CONTACT:
+      fk[0] = fk[0] > 0 ? fk[0] : 0;
+      if (model == acsMODEL_LCP) {
+        for (int j=1; j < dim; j++) {
+          mjtNum lim = p->block_mu[5*k+j-1] * fk[0];
+          fk[j] = mju_clip(fk[j], -lim, lim);
+        }
+      } else {
+        acsu_clampFriction(fk, p->block_mu + 5*k, dim);
+      }
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+
+//---------------------------------- block Gauss-Seidel --------------------------------------------
+
+// smallest pivot, relative to the largest diagonal, of a block's Cholesky factor: a hyperstatic
+// or redundant block (two identical equality rows, or an all-zero row MuJoCo keeps) is singular
+// and its pivots are clamped; a regular block is inverted exactly
+#define kMinPivot 1e-12
+
+
+void acs_blocksLayout(acsBlocks* b, acsArena* arena, const acsProblem* p) {
+  size_t nG = 0;
+  for (int k=0; k < p->nblock; k++) {
+    nG += (size_t)p->block_dim[k] * p->block_dim[k];
+  }
+  b->G    = acs_arenaAlloc(arena, nG, sizeof(mjtNum));
+  b->Ginv = acs_arenaAlloc(arena, nG, sizeof(mjtNum));
+  b->adr  = acs_arenaAlloc(arena, p->nblock, sizeof(int));
+}
+
+
+void acs_invertBlock(mjtNum* Ginv, const mjtNum* G, int dim) {
+  mjtNum L[36], e[6];
+  mjtNum maxdiag = 0;
+  for (int i=0; i < dim; i++) {
+    maxdiag = mju_max(maxdiag, G[i*dim+i]);
+  }
+  mju_copy(L, G, dim*dim);
+  mju_cholFactor(L, dim, kMinPivot * maxdiag + mjMINVAL);
+  for (int j=0; j < dim; j++) {
+    mju_zero(e, dim);
+    e[j] = 1;
+    mju_cholSolve(Ginv + j*dim, L, e, dim);   // column j (Ginv is symmetric)
+  }
+}
+
+
+void acs_blocksCompute(acsBlocks* b, const acsProblem* p) {
+  int adr = 0;
+  for (int k=0; k < p->nblock; k++) {
+    int dim = p->block_dim[k];
+    b->adr[k] = adr;
+    acs_blockDelassus(b->G + adr, p, k);
+    acs_invertBlock(b->Ginv + adr, b->G + adr, dim);
+    adr += dim*dim;
+  }
+}
+
+
+int acs_updateSimpleBlock(mjtNum* f, const mjtNum* a, const acsBlocks* b, const acsProblem* p,
+                          int k, mjtNum omega) {
+  int dim = p->block_dim[k];
+  const mjtNum* G = b->G + b->adr[k];
+  switch ((acstBlock) p->block_type[k]) {
+  case acsBLOCK_EQUALITY: {
+    mjtNum df[6];
+    mju_mulMatVec(df, b->Ginv + b->adr[k], a, dim, dim);
+    for (int r=0; r < dim; r++) {
+      f[r] -= omega * df[r];
+    }
+    return 1;
+  }
+  case acsBLOCK_FRICTION:
+    f[0] = mju_clip(f[0] - omega * a[0] / (G[0] + mjMINVAL), -p->block_floss[k],
+                    p->block_floss[k]);
+    return 1;
+  case acsBLOCK_LIMIT:
+    f[0] = mju_max(0, f[0] - omega * a[0] / (G[0] + mjMINVAL));
+    return 1;
+  case acsBLOCK_CONTACT:
+    if (dim == 1) {
+      f[0] = mju_max(0, f[0] - omega * a[0] / (G[0] + mjMINVAL));
+      return 1;
+    }
+    return 0;
+  default:
+    return 1;
+  }
 }
 
 

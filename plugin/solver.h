@@ -15,13 +15,14 @@
 typedef size_t (*acsfWorkspace)(const acsProblem* p, const acsSettings* s);
 
 // solve p: force holds the warm start on input and the solution on output; return acstStatus.
-// work has at least acsfWorkspace(p, s) bytes, 64-byte aligned; stats is filled (not NULL)
-typedef int (*acsfSolve)(mjtNum* force, acsStats* stats, void* work,
+// work has at least acsfWorkspace(p, s) bytes, 64-byte aligned; stats and state are not NULL
+typedef int (*acsfSolve)(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
                          const acsProblem* p, const acsSettings* s);
 
 typedef struct acsSolverInfo_ {   // solver descriptor
   const char*   name;             // name in MJCF, bench and viewer
   const char*   description;      // one line
+  int           model;            // contact law it solves (acstModel); -1 for native
   acsfWorkspace workspace;        // NULL for native (runs inside MuJoCo)
   acsfSolve     solve;            // NULL for native
 } acsSolverInfo;
@@ -29,10 +30,16 @@ typedef struct acsSolverInfo_ {   // solver descriptor
 // table indexed by acstSolver
 extern const acsSolverInfo acsSOLVERS[acsNSOLVER];
 
-// solvers
+// solvers: pgs, lcp-pgs, ccp-pgs (solver_pgs.c); admm, ccp-admm (solver_admm.c); raisim
 size_t acs_pgsWorkspace(const acsProblem* p, const acsSettings* s);
-int    acs_pgsSolve(mjtNum* force, acsStats* stats, void* work,
+int    acs_pgsSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
                     const acsProblem* p, const acsSettings* s);
+size_t acs_admmWorkspace(const acsProblem* p, const acsSettings* s);
+int    acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
+                     const acsProblem* p, const acsSettings* s);
+size_t acs_raisimWorkspace(const acsProblem* p, const acsSettings* s);
+int    acs_raisimSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
+                       const acsProblem* p, const acsSettings* s);
 
 
 //---------------------------------- workspace arena -----------------------------------------------
@@ -45,6 +52,45 @@ typedef struct acsArena_ {
 
 // next 64-byte aligned chunk of n elements of size elsize (NULL when counting)
 void* acs_arenaAlloc(acsArena* arena, size_t n, size_t elsize);
+
+
+//---------------------------------- iterations ----------------------------------------------------
+
+// End of iteration iter (0-based) with the NCP residual ncp (recorded in the history) and the
+// residual res of the solver's own law: return acsSTATUS_CONVERGED if res <= tolerance,
+// acsSTATUS_DIVERGED if not finite, acsSTATUS_STALLED if the largest force change is at most
+// rel_tolerance times the largest force (not tested if fprev is NULL: ADMM's forces can pause
+// while its multiplier moves), acsSTATUS_MAXITER after the last iteration, -1 otherwise.
+int acs_iterationEnd(acsStats* stats, int iter, mjtNum ncp, mjtNum res, const mjtNum* f,
+                     const mjtNum* fprev, int n, const acsSettings* s);
+
+// project each block of f onto its feasible set for a contact law (acstModel)
+void acs_projectFeasible(mjtNum* f, const acsProblem* p, int model);
+
+
+//---------------------------------- block Gauss-Seidel --------------------------------------------
+
+// diagonal blocks G_kk (+R) of every block and their regularized inverses, for the
+// Gauss-Seidel solvers (pgs family, raisim)
+typedef struct acsBlocks_ {
+  mjtNum* G;                      // diagonal blocks, row-major                  (sum dim^2)
+  mjtNum* Ginv;                   // their inverses                              (sum dim^2)
+  int*    adr;                    // address of block k in G and Ginv            (nblock)
+} acsBlocks;
+
+// inverse of a symmetric positive semi-definite dim x dim block (dim <= 6); pivots below 1e-12
+// times the largest diagonal are clamped (singular blocks)
+void acs_invertBlock(mjtNum* Ginv, const mjtNum* G, int dim);
+
+// carve (arena->base NULL: count) and compute the blocks of p
+void acs_blocksLayout(acsBlocks* b, acsArena* arena, const acsProblem* p);
+void acs_blocksCompute(acsBlocks* b, const acsProblem* p);
+
+// Gauss-Seidel update of block k with velocity a when the block is an equality (exact block
+// solve), a friction-loss row, a limit or a condim-1 contact (projected steps), relaxed by
+// omega. Return 0 for a contact with friction (left to the solver).
+int acs_updateSimpleBlock(mjtNum* f, const mjtNum* a, const acsBlocks* b, const acsProblem* p,
+                          int k, mjtNum omega);
 
 
 //---------------------------------- Delassus operations -------------------------------------------

@@ -231,7 +231,7 @@ int acst_solve(mjtNum* force, acsStats* stats, const acsProblem* p, const char* 
   s.rel_tolerance = 0;
   size_t sz = acs_workspaceSize(p, &s);
   void* work = malloc(sz);
-  int status = acs_solve(force, stats, p, &s, work, sz);
+  int status = acs_solve(force, stats, NULL, p, &s, work, sz);
   free(work);
   return status;
 }

@@ -91,9 +91,21 @@ ACS_API int acs_evaluate(const mjModel* m, mjData* d, acsContext* ctx);
 ACS_API size_t acs_workspaceSize(const acsProblem* p, const acsSettings* settings);
 
 // Solve problem p with settings->solver (not native). force: warm start on input, solution on
-// output (nefc). work: at least acs_workspaceSize bytes. Return an acstStatus; stats may be NULL.
-ACS_API int acs_solve(mjtNum* force, acsStats* stats, const acsProblem* p,
+// output (nefc). work: at least acs_workspaceSize bytes. state: carried between solves (may be
+// NULL; initialize with acs_defaultSolverState). Return an acstStatus; stats may be NULL.
+ACS_API int acs_solve(mjtNum* force, acsStats* stats, acsSolverState* state, const acsProblem* p,
                       const acsSettings* settings, void* work, size_t work_sz);
+
+// Reset a solver state (no information from a previous solve).
+ACS_API void acs_defaultSolverState(acsSolverState* state);
+
+// Contact law solver s solves (NCP, CCP or LCP), or -1 for native or out of range.
+ACS_API int acs_solverModel(int solver);
+
+// Residual of force on problem p for a contact law (acstModel); acsMODEL_NCP gives
+// acsStats.residual. scratch: nv + nefc numbers.
+ACS_API mjtNum acs_problemResidual(mjtNum* scratch, const mjtNum* force, const acsProblem* p,
+                                   int model);
 
 // Fill the physical criteria of stats (residual, signorini, coulomb, mdp, penetration, slip) for
 // force on problem p. scratch: nv + nefc numbers.
@@ -107,7 +119,7 @@ ACS_API int acs_checkProblem(const acsProblem* p, char* error, int error_sz);
 
 //---------------------------------- names ---------------------------------------------------------
 
-// Name of a solver ("native", "pgs"), or NULL if out of range.
+// Name of a solver ("native", "pgs", "admm", "raisim", "lcp-pgs", "ccp-pgs", "ccp-admm"), or NULL.
 ACS_API const char* acs_solverName(int solver);
 
 // Solver with the given name, or -1 if unknown.

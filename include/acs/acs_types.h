@@ -21,9 +21,22 @@
 typedef enum acstSolver_ {        // contact model and solver
   acsSOL_NATIVE = 0,              // MuJoCo's own mj_fwdConstraint (soft convex model)
   acsSOL_PGS,                     // NCP with De Saxce correction, projected Gauss-Seidel
+  acsSOL_ADMM,                    // NCP with De Saxce fixed point, ADMM (spectral penalty)
+  acsSOL_RAISIM,                  // RaiSim: per-contact bisection on the sliding ellipse
+  acsSOL_LCP_PGS,                 // LCP (box-linearized cone), projected Gauss-Seidel
+  acsSOL_CCP_PGS,                 // CCP (convex relaxation), projected Gauss-Seidel
+  acsSOL_CCP_ADMM,                // CCP (convex relaxation), ADMM
 
   acsNSOLVER                      // number of solvers
 } acstSolver;
+
+typedef enum acstModel_ {         // contact law a solution is checked against
+  acsMODEL_NCP = 0,               // K ∋ f _|_ a + Gamma(a) ∈ K*  (Signorini, Coulomb, max. dissipation)
+  acsMODEL_CCP,                   // K ∋ f _|_ a ∈ K*            (convex relaxation: gliding)
+  acsMODEL_LCP,                   // box cone |f_k| <= mu_k f_n with the L1 De Saxce term
+
+  acsNMODEL                       // number of models
+} acstModel;
 
 typedef enum acstStatus_ {        // outcome of a solve or a step
   acsSTATUS_CONVERGED = 0,        // residual <= tolerance
@@ -77,6 +90,12 @@ typedef struct acsProblem_ {
   const mjtNum* block_pos;        // signed distance (contact, limit; < 0: penetration) or
                                   //   violation norm (equality), m or rad          (nblock x 1)
 
+  // islands: groups of blocks coupled through shared kinematic trees (G is block-diagonal
+  // over islands). Nullable: block_island NULL means one island holding every block
+  int           nisland;          // number of islands
+  const int*    block_island;     // island of block                                (nblock x 1)
+  const int*    island_nefc;      // rows in island                                 (nisland x 1)
+
   // rows
   const mjtNum* b;                // free acceleration including the bias:  a = G f + b (nefc x 1)
   const mjtNum* R;                // compliance added to diag(G); Nullable: zero      (nefc x 1)
@@ -104,7 +123,8 @@ typedef struct acsSettings_ {
                                   //   (force-scaled units: N * m/s^2)
   mjtNum rel_tolerance;           // stop when max|f_k - f_k-1| <= rel_tolerance max|f_k|,
                                   //   >= 0; 0 disables                             default: 1e-12
-  mjtNum omega;                   // over-relaxation of the Gauss-Seidel step, (0, 2) default: 1
+  mjtNum omega;                   // over-relaxation: Gauss-Seidel step, ADMM x <- omega x +
+                                  //   (1 - omega) y, (0, 2)                        default: 1
   mjtNum baumgarte;               // fraction of penetration (beyond slop) and of equality
                                   //   violation removed per step, [0, 1]           default: 0.2
   mjtNum slop;                    // penetration of contacts and limits left uncorrected, m
@@ -120,8 +140,32 @@ typedef struct acsSettings_ {
                                   //   closer than this, m, > 0                     default: 0.02
   int    metrics;                 // compute the physical metrics of acsStats every step, 0/1
                                   //                                                default: 1
+
+  // ADMM (admm, ccp-admm)
+  mjtNum admm_rho;                // initial penalty, 1/kg; 0: spectral rule sqrt(L m) (L/m)^power
+                                  //   with L = lambda_max(G), m = admm_prox    default: 0
+  mjtNum admm_prox;               // proximal weight eta, 1/kg, > 0             default: 1e-6
+  mjtNum admm_power;              // exponent of the spectral initial penalty   default: 0.2
+  mjtNum admm_factor;             // penalty update: rho *= (L/m)^factor, >= 0  default: 0.05
+  mjtNum admm_ratio;              // primal/dual residual ratio triggering an update, > 1
+                                  //                                            default: 10
+
+  // RaiSim (raisim)
+  mjtNum raisim_alpha;            // initial relaxation of the contact update, (0, 1] default: 1
+  mjtNum raisim_alpha_min;        // its floor, (0, 1]                          default: 0.1
+  mjtNum raisim_gamma;            // its decay per sweep: a <- g a + (1-g) a_min, [0, 1] default: 0.99
+  mjtNum raisim_bisection_tol;    // bisection stop: force change, N, > 0      default: 1e-8
+
   int    cookie;                  // set by acs_defaultSettings; do not set
 } acsSettings;
+
+
+//---------------------------------- solver state --------------------------------------------------
+
+// State a solver carries from one solve to the next (warm start beyond the forces).
+typedef struct acsSolverState_ {
+  mjtNum admm_rho;                // ADMM: penalty at the end of the last solve; NaN: none
+} acsSolverState;
 
 
 //---------------------------------- statistics ----------------------------------------------------
@@ -135,6 +179,8 @@ typedef struct acsStats_ {
   int    nefc;                    // constraint rows (acs layout: contacts in the contact frame)
   int    ncontact;                // contact blocks
   int    nwarm;                   // blocks whose initial force came from the previous step
+  int    nfactor;                 // matrix factorizations (ADMM: one per penalty change)
+  mjtNum rho;                     // ADMM penalty at the end of the solve (1/kg)
 
   // physical criteria (computed when settings.metrics is 1; otherwise 0)
   mjtNum residual;                // NCP residual with De Saxce correction, max over blocks

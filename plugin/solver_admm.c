@@ -1,0 +1,400 @@
+// Copyright 2026 The acs authors.
+//
+// ADMM on the NCP with the De Saxce fixed point (admm), and on the CCP (ccp-admm): the proximal
+// ADMM of Carpentier et al. as in Pinocchio's ADMMContactSolver and Alg. 6 of the NCP benchmark
+// (Le Lidec et al. use it as "NCP/ADMM"). With a = (G + R) f + b, penalty rho, proximal weight
+// eta, over-relaxation omega and s = Gamma(z) the De Saxce shift (s = 0 for the CCP):
+//
+//   x+ = -F^-1 (b + s - eta x - rho y - z),     F = G + R + (eta + rho) I
+//   x^ = omega x+ + (1 - omega) y
+//   y+ = P_K(x^ - z / rho)                      (the forces: always feasible)
+//   z+ = z + rho (y+ - x^)                      (tends to a + Gamma(a))
+//
+// A fixed point has (G + R) y + b + s = z with y = P_K(y - z / rho), i.e. K ∋ y _|_ z ∈ K*, and
+// z_t = a_t so s = Gamma(a): the NCP. Every row kind has its set K: free (equality), a box
+// (friction loss), the half-line (limits, condim 1) and the friction cone (contacts).
+//
+// F is block-diagonal over the problem's islands (bodies coupled through shared trees): each
+// island's block is assembled from the sparse rows of J and Y and factorized densely, so no
+// nefc x nefc matrix is formed when the scene holds independent bodies; F is refactorized when rho
+// changes. rho follows the spectral rule: rho0 = sqrt(L m) (L/m)^power with L = lambda_max(G + R)
+// by power iteration and m = eta + min(R); rho *= (L/m)^(+-factor) when the primal residual
+// |x - y| / |y| exceeds ratio times the dual residual |eta dx + rho dy| / |z| or the reverse
+// (relative residuals, as OSQP does: forces and velocities differ by a mass scale); rho stays
+// in [m, L]. The final rho starts the next solve (warm start of rho).
+//
+// The iteration runs on the problem scaled block by block, f = d_k f~ with d_k = 1/sqrt(mean of
+// diag G_kk): the scaled G~ = D G D has a unit diagonal, so one penalty suits light and heavy
+// bodies alike (a uniform scale per block keeps cones cones; box bounds scale by 1/d_k).
+//
+// The solve stops on the residual of its law (NCP or CCP, metrics.c) of the unscaled forces,
+// like every acs solver, and returns the iterate with the lowest residual (ADMM's iterates are
+// not monotone: an interrupted solve keeps its best forces, never worse than the warm start).
+
+#include <math.h>
+#include <string.h>
+
+#include <mujoco/mujoco.h>
+#include <acs/acs.h>
+#include "cone.h"
+#include "metrics.h"
+#include "solver.h"
+
+#define kPowerIterations 20       // power iteration for L = lambda_max(G~) (Pinocchio: 20)
+#define kPowerTolerance 1e-3      // relative change that ends it: L enters rho as (L/m)^0.2
+
+typedef struct admmWork_ {
+  int*    island_start;           // first entry of island i in island_rows   (nisland + 1)
+  int*    island_rows;            // rows grouped by island                   (nefc)
+  int*    island_Fadr;            // address of island i's matrices           (nisland)
+  mjtNum* G;                      // island blocks of G + R, dense            (sum n_i^2)
+  mjtNum* F;                      // their Cholesky factors with (eta + rho) I (sum n_i^2)
+  mjtNum *x, *xprev, *y, *yprev, *z, *s, *rhs, *a, *loc;   // (nefc)
+  mjtNum *d;                      // block scaling f = d f~                   (nefc)
+  mjtNum *f;                      // unscaled forces                          (nefc)
+  mjtNum *best;                   // unscaled forces of the best iterate      (nefc)
+  mjtNum *w;                      // dof vector                               (nv)
+} admmWork;
+
+
+// number of islands and their row counts (one island if the problem has none)
+static int islandCount(const acsProblem* p) {
+  return p->block_island ? p->nisland : (p->nefc > 0 ? 1 : 0);
+}
+
+
+static int islandRows(const acsProblem* p, int i) {
+  return p->block_island ? p->island_nefc[i] : p->nefc;
+}
+
+
+static void admmLayout(admmWork* aw, acsArena* arena, const acsProblem* p) {
+  int nisland = islandCount(p);
+  size_t nG = 0;
+  for (int i=0; i < nisland; i++) {
+    nG += (size_t)islandRows(p, i) * islandRows(p, i);
+  }
+  int n = p->nefc;
+  aw->island_start = acs_arenaAlloc(arena, nisland + 1, sizeof(int));
+  aw->island_rows  = acs_arenaAlloc(arena, n, sizeof(int));
+  aw->island_Fadr  = acs_arenaAlloc(arena, nisland, sizeof(int));
+  aw->G     = acs_arenaAlloc(arena, nG, sizeof(mjtNum));
+  aw->F     = acs_arenaAlloc(arena, nG, sizeof(mjtNum));
+  aw->x     = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  aw->xprev = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  aw->y     = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  aw->yprev = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  aw->z     = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  aw->s     = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  aw->rhs   = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  aw->a     = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  aw->loc   = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  aw->d     = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  aw->f     = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  aw->best  = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  aw->w     = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
+}
+
+
+size_t acs_admmWorkspace(const acsProblem* p, const acsSettings* s) {
+  (void)s;
+  admmWork aw;
+  acsArena arena = {NULL, 0};
+  admmLayout(&aw, &arena, p);
+  return arena.used;
+}
+
+
+// group the rows by island and assemble the dense island blocks of G + R
+static void buildIslands(admmWork* aw, const acsProblem* p) {
+  int nisland = islandCount(p);
+
+  // row lists: counting sort by island
+  aw->island_start[0] = 0;
+  for (int i=0; i < nisland; i++) {
+    aw->island_start[i+1] = aw->island_start[i] + islandRows(p, i);
+  }
+  int* fill = aw->island_Fadr;   // temporary cursor, overwritten below
+  for (int i=0; i < nisland; i++) {
+    fill[i] = aw->island_start[i];
+  }
+  for (int k=0; k < p->nblock; k++) {
+    int i = p->block_island ? p->block_island[k] : 0;
+    for (int r=0; r < p->block_dim[k]; r++) {
+      aw->island_rows[fill[i]++] = p->block_adr[k] + r;
+    }
+  }
+
+  // block scaling: d = 1/sqrt(mean diagonal of the block's G + R)
+  for (int k=0; k < p->nblock; k++) {
+    int adr = p->block_adr[k], dim = p->block_dim[k];
+    mjtNum trace = 0;
+    for (int r=0; r < dim; r++) {
+      trace += acs_delassus(p, adr+r, adr+r) + (p->R ? p->R[adr+r] : 0);
+    }
+    mjtNum dk = trace > mjMINVAL ? 1 / mju_sqrt(trace / dim) : 1;
+    for (int r=0; r < dim; r++) {
+      aw->d[adr+r] = dk;
+    }
+  }
+
+  // dense scaled blocks D (G + R) D: for each column row c, Y_c scattered into a dense dof
+  // vector, then dotted with the sparse rows J_r of the island (r >= c)
+  size_t adr = 0;
+  mjtNum* dense = aw->w;
+  mju_zero(dense, p->nv);
+  for (int i=0; i < nisland; i++) {
+    int n = islandRows(p, i);
+    const int* rows = aw->island_rows + aw->island_start[i];
+    mjtNum* G = aw->G + adr;
+    aw->island_Fadr[i] = (int)adr;
+    for (int c=0; c < n; c++) {
+      int rc = rows[c];
+      const int* ycol = p->Y_colind + p->Y_rowadr[rc];
+      const mjtNum* yval = p->Y + p->Y_rowadr[rc];
+      for (int j=0; j < p->Y_rownnz[rc]; j++) {
+        dense[ycol[j]] = yval[j];
+      }
+      for (int r=c; r < n; r++) {
+        int rr = rows[r];
+        const int* jcol = p->J_colind + p->J_rowadr[rr];
+        const mjtNum* jval = p->J + p->J_rowadr[rr];
+        mjtNum g = 0;
+        for (int j=0; j < p->J_rownnz[rr]; j++) {
+          g += jval[j] * dense[jcol[j]];
+        }
+        G[r*n+c] = G[c*n+r] = aw->d[rr] * g * aw->d[rc];
+      }
+      if (p->R) {
+        G[c*n+c] += aw->d[rc] * p->R[rc] * aw->d[rc];
+      }
+      for (int j=0; j < p->Y_rownnz[rc]; j++) {
+        dense[ycol[j]] = 0;
+      }
+    }
+    adr += (size_t)n*n;
+  }
+}
+
+
+// factorize F = G + R + diag I on every island
+static void factorIslands(admmWork* aw, const acsProblem* p, mjtNum diag) {
+  for (int i=0; i < islandCount(p); i++) {
+    int n = islandRows(p, i);
+    mjtNum* F = aw->F + aw->island_Fadr[i];
+    mju_copy(F, aw->G + aw->island_Fadr[i], n*n);
+    for (int r=0; r < n; r++) {
+      F[r*n+r] += diag;
+    }
+    mju_cholFactor(F, n, mjMINVAL);
+  }
+}
+
+
+// x = F^-1 v on every island (x and v: nefc)
+static void solveIslands(mjtNum* x, admmWork* aw, const acsProblem* p, const mjtNum* v) {
+  for (int i=0; i < islandCount(p); i++) {
+    int n = islandRows(p, i);
+    const int* rows = aw->island_rows + aw->island_start[i];
+    for (int r=0; r < n; r++) {
+      aw->loc[r] = v[rows[r]];
+    }
+    mju_cholSolve(aw->loc, aw->F + aw->island_Fadr[i], aw->loc, n);
+    for (int r=0; r < n; r++) {
+      x[rows[r]] = aw->loc[r];
+    }
+  }
+}
+
+
+// largest eigenvalue of the scaled G~ by power iteration on the island blocks (v, Gv: scratch)
+static mjtNum powerIteration(admmWork* aw, const acsProblem* p, mjtNum* v, mjtNum* Gv) {
+  mjtNum L = 0;
+  for (int i=0; i < islandCount(p); i++) {
+    int n = islandRows(p, i);
+    const mjtNum* G = aw->G + aw->island_Fadr[i];
+    for (int r=0; r < n; r++) {
+      v[r] = 1 / mju_sqrt(n);
+    }
+    mjtNum est = 0;
+    for (int it=0; it < kPowerIterations; it++) {
+      mju_mulMatVec(Gv, G, v, n, n);
+      mjtNum norm = mju_norm(Gv, n);
+      if (norm < mjMINVAL) {
+        break;
+      }
+      mju_scl(v, Gv, 1/norm, n);
+      int done = mju_abs(norm - est) <= kPowerTolerance * norm;
+      est = norm;
+      if (done) {
+        break;
+      }
+    }
+    L = mju_max(L, est);
+  }
+  return L;
+}
+
+
+// per block: y = P_K(v) (dual = 0) or P_K*(v) (dual = 1) for scaled forces f~ = f / d;
+// y may alias v
+static void projectBlocks(mjtNum* y, const mjtNum* v, const acsProblem* p, const mjtNum* d,
+                          int dual) {
+  for (int k=0; k < p->nblock; k++) {
+    int adr = p->block_adr[k], dim = p->block_dim[k];
+    const mjtNum* vk = v + adr;
+    mjtNum* yk = y + adr;
+    switch ((acstBlock) p->block_type[k]) {
+    case acsBLOCK_EQUALITY:             // K = R^dim, K* = {0}
+      for (int r=0; r < dim; r++) {
+        yk[r] = dual ? 0 : vk[r];
+      }
+      break;
+    case acsBLOCK_FRICTION:             // K = box, its multiplier is free
+      yk[0] = dual ? vk[0] : mju_clip(vk[0], -p->block_floss[k] / d[adr],
+                                      p->block_floss[k] / d[adr]);
+      break;
+    case acsBLOCK_LIMIT:
+      yk[0] = vk[0] > 0 ? vk[0] : 0;
+      break;
+    case acsBLOCK_CONTACT:
+      acsu_projectCone(yk, vk, p->block_mu + 5*k, dim, dual);
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+
+// De Saxce shift Gamma(v) on the normal row of each contact (zero elsewhere)
+static void desaxceShift(mjtNum* s, const mjtNum* v, const acsProblem* p) {
+  mju_zero(s, p->nefc);
+  for (int k=0; k < p->nblock; k++) {
+    if (p->block_type[k] == acsBLOCK_CONTACT && p->block_dim[k] > 1) {
+      int adr = p->block_adr[k];
+      s[adr] = acsu_desaxce(v + adr, p->block_mu + 5*k, p->block_dim[k]);
+    }
+  }
+}
+
+
+int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
+                  const acsProblem* p, const acsSettings* s) {
+  admmWork aw;
+  acsArena arena = {work, 0};
+  admmLayout(&aw, &arena, p);
+  int n = p->nefc;
+  int model = acsSOLVERS[s->solver].model;
+  int ncp = (model == acsMODEL_NCP);
+  mjtNum eta = s->admm_prox, omega = s->omega;
+
+  // warm start: residual of the projected forces; done if they already solve the problem
+  acs_projectFeasible(force, p, model);
+  acs_mulYT(aw.w, p, force);
+  acs_velocity(aw.a, p, aw.w, force);
+  mjtNum resncp = acs_residual(p, force, aw.a, acsMODEL_NCP);
+  mjtNum res = ncp ? resncp : acs_residual(p, force, aw.a, model);
+  stats->residual = resncp;
+  stats->niter = 0;
+  stats->nhistory = 0;
+  stats->nfactor = 0;
+  if (res <= s->tolerance) {
+    return acsSTATUS_CONVERGED;
+  }
+  mju_copy(aw.best, force, n);
+  mjtNum bestres = res, bestncp = resncp;
+
+  // scaled island blocks; x = y = f / d, z = P_K*(a~ + Gamma(a~)) with a~ = d a
+  buildIslands(&aw, p);
+  for (int r=0; r < n; r++) {
+    aw.y[r] = aw.x[r] = force[r] / aw.d[r];
+    aw.a[r] *= aw.d[r];
+  }
+  if (ncp) {
+    desaxceShift(aw.s, aw.a, p);
+    mju_addTo(aw.a, aw.s, n);
+  }
+  projectBlocks(aw.z, aw.a, p, aw.d, 1);
+
+  // penalty: the previous solve's, or the spectral rule; kept in [m, L]
+  mjtNum L = powerIteration(&aw, p, aw.rhs, aw.loc);
+  mjtNum m = eta;
+  mjtNum kappa = L > m ? L / m : 1 + 1e-12;
+  mjtNum rho;
+  if (s->admm_rho > 0) {
+    rho = s->admm_rho;
+  } else if (isfinite(state->admm_rho)) {
+    rho = mju_clip(state->admm_rho, m, mju_max(L, m));
+  } else {
+    rho = mju_sqrt(mju_max(L, m) * m) * pow(kappa, s->admm_power);
+  }
+  mjtNum step = pow(kappa, s->admm_factor);
+  factorIslands(&aw, p, eta + rho);
+  stats->nfactor = 1;
+
+  int status = -1;
+  for (int iter=0; status < 0; iter++) {
+    mju_copy(aw.xprev, aw.x, n);
+    mju_copy(aw.yprev, aw.y, n);
+
+    // x+ = -F^-1 (b~ + s - eta x - rho y - z)
+    if (ncp) {
+      desaxceShift(aw.s, aw.z, p);
+    }
+    for (int r=0; r < n; r++) {
+      aw.rhs[r] = -(aw.d[r]*p->b[r] + (ncp ? aw.s[r] : 0) - eta*aw.x[r] - rho*aw.y[r] - aw.z[r]);
+    }
+    solveIslands(aw.x, &aw, p, aw.rhs);
+
+    // over-relaxation, projection, multiplier update: x^ in rhs, y+ = P_K(x^ - z / rho)
+    for (int r=0; r < n; r++) {
+      aw.rhs[r] = omega*aw.x[r] + (1 - omega)*aw.yprev[r];
+      aw.y[r] = aw.rhs[r] - aw.z[r]/rho;
+    }
+    projectBlocks(aw.y, aw.y, p, aw.d, 0);
+    mjtNum rp = 0, rd = 0, fnorm = 0;
+    for (int r=0; r < n; r++) {
+      aw.z[r] += rho * (aw.y[r] - aw.rhs[r]);
+      rp = mju_max(rp, mju_abs(aw.x[r] - aw.y[r]));
+      rd = mju_max(rd, mju_abs(eta*(aw.x[r] - aw.xprev[r]) + rho*(aw.y[r] - aw.yprev[r])));
+      fnorm = mju_max(fnorm, mju_abs(aw.y[r]));
+      aw.f[r] = aw.d[r] * aw.y[r];
+    }
+
+    // residual of the unscaled forces, the stopping test of every acs solver
+    acs_mulYT(aw.w, p, aw.f);
+    acs_velocity(aw.a, p, aw.w, aw.f);
+    resncp = acs_residual(p, aw.f, aw.a, acsMODEL_NCP);
+    res = ncp ? resncp : acs_residual(p, aw.f, aw.a, model);
+    status = acs_iterationEnd(stats, iter, resncp, res, aw.f, NULL, n, s);
+    if (res < bestres) {
+      bestres = res;
+      bestncp = resncp;
+      mju_copy(aw.best, aw.f, n);
+    }
+
+    // spectral penalty update, unless a residual vanishes (x = y when no constraint is
+    // active: the penalty then plays no role and the ratio test would drive it down)
+    if (status < 0 && s->admm_factor > 0) {
+      mjtNum old = rho;
+      if (rp > s->admm_ratio * rd) {
+        rho = mju_min(rho * step, mju_max(L, m));
+      } else if (rd > s->admm_ratio * rp) {
+        rho = mju_max(rho / step, m);
+      }
+      if (rho != old) {
+        factorIslands(&aw, p, eta + rho);
+        stats->nfactor++;
+      }
+    }
+  }
+
+  // the best iterate (the last one when converged): a failed solve never returns worse forces
+  // than its warm start
+  mju_copy(force, aw.best, n);
+  stats->residual = bestncp;
+  stats->rho = rho;
+  state->admm_rho = rho;
+  return status;
+}

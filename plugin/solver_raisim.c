@@ -1,0 +1,263 @@
+// Copyright 2026 The acs authors.
+//
+// RaiSim's per-contact solver (Hwangbo et al. 2018) as Le Lidec et al. describe and implement it
+// ("Contact models in robotics", Alg. 5 and Fig. 7; ContactBench's RaisimSolver). Gauss-Seidel over
+// the blocks; for a contact, with c the velocity the other forces give it (its own contribution
+// G_kk f_k removed) and G = G_kk:
+//   take-off  c_n > 0:                          f* = 0
+//   stick     f0 = -G^-1 c lies in the cone:    f* = f0
+//   slide     otherwise: f* is the point of the ellipse {cone surface} ∩ {G_n. f + c_n = 0}
+//             (zero normal velocity) where (G f + c) is orthogonal to the ellipse, found by
+//             bracketing and bisection on the polar angle theta of f_t:
+//               r(theta) = -c_n / (G_nn / mu + G_nt1 cos + G_nt2 sin),
+//               f(theta) = (r / mu, r cos, r sin)   (normal first)
+//             with the derivative d(theta) = eta . (G f + c), eta = grad(h1) x grad(h2) the tangent
+//             of the ellipse (h1: the plane, h2: the cone surface).
+// Each contact update is relaxed, f <- (1 - alpha) f + alpha f*, with alpha decaying once per sweep
+// from raisim_alpha to raisim_alpha_min (alpha <- gamma alpha + (1 - gamma) alpha_min).
+//
+// This is the model's known approximation: the slide step minimizes the contact's local energy
+// on the ellipse, which is not maximal dissipation when G_nt != 0 (an off-center contact such as
+// a cube corner): the friction is then not opposite to the slip (Le Lidec et al., eq. 24).
+//
+// Extensions for MuJoCo's rows: equality, friction-loss, limit and condim-1 rows take the
+// Gauss-Seidel steps of pgs in the same sweep; anisotropic friction (mu_1 != mu_2) is handled by
+// scaling the tangent axes so that the cone is round; for condim 4 and 6 the bisection handles
+// the translational part and the torsional and rolling rows take a projected step after it.
+
+#include <math.h>
+#include <string.h>
+
+#include <mujoco/mujoco.h>
+#include <acs/acs.h>
+#include "cone.h"
+#include "metrics.h"
+#include "solver.h"
+
+// bracketing and bisection parameters (ContactBench's RaisimSolver defaults)
+#define kBeta1 1e-2               // initial angular step (rad)
+#define kBeta2 0.5                // shrink factor after an invalid step
+#define kBeta3 1.3                // growth factor while the derivative keeps its sign
+#define kMaxBisection 200         // iterations of bracketing, and of bisection
+
+typedef struct raisimWork_ {
+  mjtNum* w;                      // M^-1 J' f                                   (nv)
+  mjtNum* a;                      // G f + b                                     (nefc)
+  mjtNum* fprev;                  // force before the sweep                      (nefc)
+  acsBlocks blocks;               // diagonal blocks and their inverses
+} raisimWork;
+
+
+static void raisimLayout(raisimWork* rw, acsArena* arena, const acsProblem* p) {
+  rw->w     = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
+  rw->a     = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
+  rw->fprev = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
+  acs_blocksLayout(&rw->blocks, arena, p);
+}
+
+
+size_t acs_raisimWorkspace(const acsProblem* p, const acsSettings* s) {
+  (void)s;
+  raisimWork rw;
+  acsArena arena = {NULL, 0};
+  raisimLayout(&rw, &arena, p);
+  return arena.used;
+}
+
+
+//---------------------------------- the local solve -----------------------------------------------
+
+// a point of the sliding ellipse for a round cone of coefficient mu (normal first); return its
+// radius r = |f_t| (negative: the angle does not intersect the ellipse)
+static mjtNum ellipsePoint(mjtNum f[3], mjtNum theta, const mjtNum G[9], const mjtNum c[3],
+                           mjtNum mu) {
+  mjtNum ct = cos(theta), st = sin(theta);
+  mjtNum den = G[0]/mu + G[1]*ct + G[2]*st;
+  mjtNum r = -c[0] / den;
+  f[0] = r / mu;
+  f[1] = r * ct;
+  f[2] = r * st;
+  return r;
+}
+
+
+// derivative of the local energy along the ellipse at f: eta . (G f + c)
+static mjtNum ellipseSlope(const mjtNum f[3], const mjtNum G[9], const mjtNum c[3], mjtNum mu) {
+  mjtNum g1[3] = {G[0], G[1], G[2]};                   // gradient of the plane (row n of G)
+  mjtNum g2[3] = {-2*mu*mu*f[0], 2*f[1], 2*f[2]};      // gradient of the cone surface
+  mjtNum eta[3], v[3];
+  mju_cross(eta, g1, g2);
+  mju_mulMatVec3(v, G, f);
+  mju_addTo3(v, c);
+  return mju_dot3(eta, v);
+}
+
+
+// RaiSim's local solution for a round cone: G (3x3), Ginv its inverse, c the velocity without
+// the contact's own force
+static void raisimLocal(mjtNum fstar[3], const mjtNum G[9], const mjtNum Ginv[9],
+                        const mjtNum c[3], mjtNum mu, mjtNum tol) {
+  // take-off
+  if (c[0] > 0) {
+    mju_zero3(fstar);
+    return;
+  }
+
+  // stick: the force that stops the contact, if it lies in the cone
+  mjtNum f0[3];
+  mju_mulMatVec3(f0, Ginv, c);
+  mju_scl3(f0, f0, -1);
+  if (mu <= 0) {
+    fstar[0] = mju_max(0, -c[0] / G[0]);
+    fstar[1] = fstar[2] = 0;
+    return;
+  }
+  if (f0[0] >= 0 && mju_sqrt(f0[1]*f0[1] + f0[2]*f0[2]) <= mu * f0[0]) {
+    mju_copy3(fstar, f0);
+    return;
+  }
+
+  // slide: bracket a sign change of the slope along the ellipse, starting at the angle of f0
+  mjtNum theta = atan2(f0[2], f0[1]), thetap = theta;
+  mjtNum f[3], fp[3];
+  ellipsePoint(f, theta, G, c, mu);
+  mju_copy3(fp, f);
+  mjtNum d0 = ellipseSlope(f, G, c, mu);
+  mjtNum dtheta = d0 >= 0 ? -kBeta1 : kBeta1;
+  int bracketed = 0;
+  for (int it=0; it < kMaxBisection; it++) {
+    thetap = theta;
+    mju_copy3(fp, f);
+    theta += dtheta;
+    mjtNum r = ellipsePoint(f, theta, G, c, mu);
+    mjtNum g2[3] = {-2*mu*mu*f[0], 2*f[1], 2*f[2]}, dif[3];
+    mju_sub3(dif, f0, f);
+    if (mju_dot3(g2, dif) < 0 || r < 0) {
+      dtheta *= kBeta2;                                  // left the valid arc: step back, shrink
+      theta = thetap;
+      mju_copy3(f, fp);
+    } else if (ellipseSlope(f, G, c, mu) * d0 > 0) {
+      dtheta *= kBeta3;                                  // same sign: grow
+    } else {
+      bracketed = 1;
+      break;
+    }
+  }
+
+  // bisection on [thetap, theta]
+  if (bracketed) {
+    for (int it=0; it < kMaxBisection; it++) {
+      mjtNum thetam = 0.5*(theta + thetap), fm[3];
+      ellipsePoint(fm, thetam, G, c, mu);
+      if (ellipseSlope(fm, G, c, mu) * d0 > 0) {
+        thetap = thetam;
+        mju_copy3(fp, fm);
+      } else {
+        theta = thetam;
+        mju_copy3(f, fm);
+      }
+      if (mju_max(mju_abs(f[0]-fp[0]), mju_max(mju_abs(f[1]-fp[1]), mju_abs(f[2]-fp[2]))) < tol) {
+        break;
+      }
+    }
+  }
+
+  // a degenerate ellipse (no valid point) leaves the contact open
+  if (!(f[0] >= 0) || !isfinite(f[0] + f[1] + f[2])) {
+    mju_zero3(f);
+  }
+  mju_copy3(fstar, f);
+}
+
+
+// RaiSim update of contact block k: f, a the block's force and velocity (dim >= 3)
+static void updateContact(mjtNum* f, const mjtNum* a, const mjtNum* G, const mjtNum* mu, int dim,
+                          mjtNum alpha, mjtNum tol) {
+  // round the cone: f_k = s_k f~_k with s_k = mu_k / mu, mu = max(mu_1, mu_2); a direction
+  // without friction (not MuJoCo's case: it clamps mu >= 1e-5) makes the contact frictionless
+  mjtNum mub = (mu[0] > 0 && mu[1] > 0) ? mju_max(mu[0], mu[1]) : 0;
+  mjtNum S[3] = {1, mub > 0 ? mu[0]/mub : 0, mub > 0 ? mu[1]/mub : 0};
+
+  // scaled translational block, and the velocity without the contact's own force
+  mjtNum Gs[9], Gsinv[9], cs[3], fs[3], fold[3];
+  for (int i=0; i < 3; i++) {
+    mjtNum c = a[i];
+    for (int j=0; j < dim; j++) {
+      c -= G[i*dim+j] * f[j];
+    }
+    cs[i] = S[i] * c;
+    for (int j=0; j < 3; j++) {
+      Gs[3*i+j] = S[i] * G[i*dim+j] * S[j];
+    }
+  }
+  acs_invertBlock(Gsinv, Gs, 3);
+  raisimLocal(fs, Gs, Gsinv, cs, mub, tol);
+
+  // relaxed update of the translational part
+  mju_copy3(fold, f);
+  for (int i=0; i < 3; i++) {
+    f[i] = (1 - alpha) * f[i] + alpha * S[i] * fs[i];
+  }
+
+  // torsional and rolling rows (condim 4, 6): projected steps within the cone
+  if (dim > 3) {
+    for (int j=3; j < dim; j++) {
+      mjtNum aj = a[j];
+      for (int i=0; i < 3; i++) {
+        aj += G[j*dim+i] * (f[i] - fold[i]);
+      }
+      f[j] -= alpha * aj / (G[j*dim+j] + mjMINVAL);
+    }
+    acsu_clampFriction(f, mu, dim);
+  }
+}
+
+
+int acs_raisimSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
+                    const acsProblem* p, const acsSettings* s) {
+  (void)state;
+  raisimWork rw;
+  acsArena arena = {work, 0};
+  raisimLayout(&rw, &arena, p);
+  acsBlocks* B = &rw.blocks;
+  acs_blocksCompute(B, p);
+
+  acs_projectFeasible(force, p, acsMODEL_NCP);
+  acs_mulYT(rw.w, p, force);
+  acs_velocity(rw.a, p, rw.w, force);
+  mjtNum res = acs_residual(p, force, rw.a, acsMODEL_NCP);
+  stats->residual = res;
+  stats->niter = 0;
+  stats->nhistory = 0;
+  if (res <= s->tolerance) {
+    return acsSTATUS_CONVERGED;
+  }
+
+  mjtNum alpha = s->raisim_alpha;
+  int status = -1;
+  for (int iter=0; status < 0; iter++) {
+    mju_copy(rw.fprev, force, p->nefc);
+    for (int k=0; k < p->nblock; k++) {
+      int dim = p->block_dim[k], adr = p->block_adr[k];
+      mjtNum* f = force + adr;
+      mjtNum a[6], fold[6], df[6];
+      acs_velocityBlock(a, p, k, rw.w, force);
+      mju_copy(fold, f, dim);
+      if (!acs_updateSimpleBlock(f, a, B, p, k, alpha)) {
+        updateContact(f, a, B->G + B->adr[k], p->block_mu + 5*k, dim, alpha,
+                      s->raisim_bisection_tol);
+      }
+      for (int r=0; r < dim; r++) {
+        df[r] = f[r] - fold[r];
+      }
+      acs_addYTBlock(rw.w, p, k, df);
+    }
+
+    // NCP criterion (with primal feasibility: RaiSim's iterates can leave the cone)
+    acs_velocity(rw.a, p, rw.w, force);
+    res = acs_residual(p, force, rw.a, acsMODEL_NCP);
+    status = acs_iterationEnd(stats, iter, res, res, force, rw.fprev, p->nefc, s);
+    alpha = s->raisim_gamma * alpha + (1 - s->raisim_gamma) * s->raisim_alpha_min;
+  }
+  return status;
+}

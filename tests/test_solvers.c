@@ -1,0 +1,435 @@
+// Copyright 2026 The acs authors.
+//
+// Tests for plugin/solver_pgs.c, solver_admm.c and solver_raisim.c on hand-built problems with
+// known answers. The NCP solvers (pgs, admm, raisim where its approximation is exact) must reach
+// the answer to their tolerance; the relaxations must show the deviation the theory predicts:
+// the CCP glides (normal velocity mu times the slip speed), the LCP pulls friction toward the
+// corners of its box, and RaiSim's friction is not opposite to the slip when G_nt != 0.
+
+#include <math.h>
+#include <string.h>
+
+#include <mujoco/mujoco.h>
+#include <acs/acs.h>
+#include "test_util.h"
+
+#define G 9.81
+#define H 0.01
+
+// residual requested from the solvers on these small problems (force-scaled units, N m/s^2)
+#define kTol 1e-11
+
+// force error allowed against the analytic answers: forces are of order 10-10^4 N with G of
+// order 1/kg; a residual of 1e-11 leaves the forces exact to far better than 1e-7 N
+#define kForceTol 1e-7
+
+// iteration budget: large enough for Gauss-Seidel on the coupled problems (counted separately)
+#define kMaxIter 200000
+
+static const char* kAll[] = {"pgs", "admm", "raisim", "lcp-pgs", "ccp-pgs", "ccp-admm"};
+static const char* kNCP[] = {"pgs", "admm", "raisim"};
+#define N_ALL 6
+#define N_NCP 3
+
+
+// solve with a solver to tolerance tol, requiring convergence; report the solver on failure
+static void solveTol(mjtNum* f, acsStats* st, const acsProblem* p, const char* solver,
+                     mjtNum tol) {
+  acsStats local;
+  if (!st) st = &local;
+  int status = acst_solve(f, st, p, solver, tol, kMaxIter);
+  if (status != acsSTATUS_CONVERGED) {
+    fprintf(stderr, "%s: status %s after %d iterations, residual %g\n", solver,
+            acs_statusName(status), st->niter, st->residual);
+    acst_failures++;
+  }
+}
+
+
+static void solveOk(mjtNum* f, acsStats* st, const acsProblem* p, const char* solver) {
+  solveTol(f, st, p, solver, kTol);
+}
+
+
+// point mass m: dofs (x, y, z); contact on the plane z = 0 with rows (n = z, t1 = x, t2 = y);
+// free acceleration from the applied force F and the velocity v0
+static void pointMass(acstProblem* t, mjtNum m, mjtNum mu, const mjtNum F[2], const mjtNum v0[3]) {
+  mjtNum M[9] = {m, 0, 0, 0, m, 0, 0, 0, m};
+  mjtNum J[9] = {0, 0, 1, 1, 0, 0, 0, 1, 0};
+  mjtNum acc[3] = {F[0]/m, F[1]/m, -G};
+  mjtNum b[3];
+  for (int r=0; r < 3; r++) {
+    b[r] = 0;
+    for (int c=0; c < 3; c++) {
+      b[r] += J[3*r+c] * (v0[c]/H + acc[c]);
+    }
+  }
+  mjtNum mus[5] = {mu, mu, 0, 0, 0};
+  acst_problemInit(t, 3, M, H);
+  acst_problemAdd(t, acsBLOCK_CONTACT, 3, J, b, mus, 0);
+}
+
+
+static void testStick(void) {
+  // |F| = 5 N < mu m g = 9.81 N: every law sticks: friction cancels F, f_n carries the weight
+  for (int i=0; i < N_ALL; i++) {
+    acstProblem t;
+    mjtNum F[2] = {3, 4}, v0[3] = {0, 0, 0}, f[3] = {0, 0, 0};
+    pointMass(&t, 2, 0.5, F, v0);
+    acsStats st;
+    solveOk(f, &st, &t.p, kAll[i]);
+    ENSURE_NEAR(f[0], 2*G, kForceTol);
+    ENSURE_NEAR(f[1], -3, kForceTol);
+    ENSURE_NEAR(f[2], -4, kForceTol);
+
+    // solving again from the solution takes no iteration (warm start)
+    solveOk(f, &st, &t.p, kAll[i]);
+    ENSURE(st.niter == 0);
+  }
+}
+
+
+static void testSlideFromRest(void) {
+  // |F| = 20 N > mu m g, F along (0.6, 0.8)
+  mjtNum F[2] = {12, 16}, v0[3] = {0, 0, 0};
+
+  // NCP: kinetic friction mu m g opposite to F, no normal velocity
+  for (int i=0; i < N_NCP; i++) {
+    acstProblem t;
+    mjtNum f[3] = {0, 0, 0};
+    pointMass(&t, 2, 0.5, F, v0);
+    solveOk(f, NULL, &t.p, kNCP[i]);
+    ENSURE_NEAR(f[0], 2*G, kForceTol);
+    ENSURE_NEAR(f[1], -0.5*2*G*0.6, kForceTol);
+    ENSURE_NEAR(f[2], -0.5*2*G*0.8, kForceTol);
+  }
+
+  // CCP: the contact glides: a_n = mu |a_t|, i.e. a normal velocity h a_n = mu times the slip
+  // speed h |a_t|, and then N (1 + mu^2) = m g + mu |F| (from f_n/m - g = mu (|F| - mu f_n)/m)
+  for (int i=0; i < 2; i++) {
+    const char* solver = i ? "ccp-admm" : "ccp-pgs";
+    acstProblem t;
+    mjtNum f[3] = {0, 0, 0}, a[3];
+    pointMass(&t, 2, 0.5, F, v0);
+    solveOk(f, NULL, &t.p, solver);
+    acst_velocity(a, &t.p, f);
+    mjtNum N = (2*G + 0.5*20) / (1 + 0.25);
+    ENSURE_NEAR(f[0], N, kForceTol);
+    ENSURE_NEAR(H*a[0], 0.5 * H*sqrt(a[1]*a[1] + a[2]*a[2]), 1e-9);
+    ENSURE(H*a[0] > 0.02);                       // 2 cm/s of lift while sliding at 4 cm/s
+    ENSURE_NEAR(f[1]/f[2], 0.75, 1e-9);          // friction still opposite to the slip
+  }
+
+  // LCP (box |f_k| <= mu f_n): both components saturate, friction points at the box corner
+  // (-1, -1)/sqrt(2) with magnitude sqrt(2) mu f_n, not opposite to the slip (0.6, 0.8)
+  {
+    acstProblem t;
+    mjtNum f[3] = {0, 0, 0};
+    pointMass(&t, 2, 0.5, F, v0);
+    solveOk(f, NULL, &t.p, "lcp-pgs");
+    ENSURE_NEAR(f[0], 2*G, kForceTol);
+    ENSURE_NEAR(f[1], -0.5*2*G, kForceTol);
+    ENSURE_NEAR(f[2], -0.5*2*G, kForceTol);
+  }
+}
+
+
+static void testSlideMovingAndSeparate(void) {
+  for (int i=0; i < N_ALL; i++) {
+    // moving along x at 1 m/s, no force: friction -mu m g along x (cannot stop in one step);
+    // the relaxations agree here: the CCP lifts, but along x its friction is still mu f_n
+    acstProblem t;
+    mjtNum F[2] = {0, 0}, v0[3] = {1, 0, 0}, f[3] = {5, 5, 5};
+    pointMass(&t, 2, 0.5, F, v0);
+    solveOk(f, NULL, &t.p, kAll[i]);
+    ENSURE_NEAR(f[1], -0.5*f[0], kForceTol);
+    ENSURE_NEAR(f[2], 0, kForceTol);
+    if (i < N_NCP || !strcmp(kAll[i], "lcp-pgs")) {
+      ENSURE_NEAR(f[0], 2*G, kForceTol);
+    }
+
+    // moving up at 1 m/s: the contact opens, no force (even from a wrong warm start)
+    mjtNum up[3] = {0, 0, 1}, g[3] = {10, 1, 1}, push[2] = {1, 0};
+    pointMass(&t, 2, 0.5, push, up);
+    solveOk(g, NULL, &t.p, kAll[i]);
+    ENSURE_LE(fabs(g[0]) + fabs(g[1]) + fabs(g[2]), kForceTol);
+  }
+}
+
+
+// rigid box of mass 1 kg, side 0.2 m, contacts at corners r relative to the center with
+// world-aligned frames (n = z, t1 = x, t2 = y); dofs (v, omega) in world frame
+static void boxCorners(acstProblem* t, int ncorner, const mjtNum (*r)[3], mjtNum mu,
+                       const mjtNum acc[6]) {
+  mjtNum m = 1, I = 1.0/6 * m * 0.2 * 0.2;
+  mjtNum M[36] = {0};
+  for (int i=0; i < 3; i++) {
+    M[7*i] = m;
+    M[7*(i+3)] = I;
+  }
+  acst_problemInit(t, 6, M, H);
+  mjtNum mus[5] = {mu, mu, 0, 0, 0};
+  for (int c=0; c < ncorner; c++) {
+    // point velocity v + omega x r = v - [r]x omega; rows z, x, y
+    const mjtNum* p = r[c];
+    mjtNum J[18] = {
+      0, 0, 1,  p[1], -p[0], 0,     // z: v_z + w_x r_y - w_y r_x
+      1, 0, 0,  0, p[2], -p[1],     // x: v_x + w_y r_z - w_z r_y
+      0, 1, 0,  -p[2], 0, p[0],     // y: v_y + w_z r_x - w_x r_z
+    };
+    mjtNum b[3];
+    for (int row=0; row < 3; row++) {
+      b[row] = 0;
+      for (int col=0; col < 6; col++) {
+        b[row] += J[6*row+col] * acc[col];
+      }
+    }
+    acst_problemAdd(t, acsBLOCK_CONTACT, 3, J, b, mus, 0);
+  }
+}
+
+
+static void testSlideOffCenter(void) {
+  // one corner of a box pushed sideways: G_nt != 0, so the slip is not along the push (G_tn is
+  // along (r_x, r_y) = (2, 1); the push (1, -2) is across it, where RaiSim's error shows)
+  const mjtNum r[1][3] = {{0.1, 0.05, -0.1}};
+  mjtNum acc[6] = {3, -6, -G, 0, 0, 0};
+  mjtNum mu = 0.3;
+
+  // NCP: friction on the cone, exactly opposite to the slip, zero normal velocity.
+  // 1e-8 relative: a residual of 1e-11 with f ~ 10 N and a ~ 10 m/s^2
+  for (int i=0; i < 2; i++) {
+    acstProblem t;
+    boxCorners(&t, 1, r, mu, acc);
+    mjtNum f[3] = {0, 0, 0}, a[3];
+    solveOk(f, NULL, &t.p, kNCP[i]);
+    acst_velocity(a, &t.p, f);
+    mjtNum ft = sqrt(f[1]*f[1] + f[2]*f[2]), at = sqrt(a[1]*a[1] + a[2]*a[2]);
+    ENSURE(f[0] > 0 && at > 1);
+    ENSURE_NEAR(ft, mu*f[0], 1e-8*f[0]);
+    ENSURE_NEAR((f[1]*a[1] + f[2]*a[2]) / (ft*at), -1, 1e-8);
+    ENSURE_NEAR(a[0], 0, 1e-8);
+  }
+
+  // RaiSim: its slide step minimizes the contact energy on the sliding ellipse, so the slip is
+  // opposite to f_t + (mu^2 f_n / G_nn) G_tn (Le Lidec et al., eq. 24), not to f_t
+  {
+    acstProblem t;
+    boxCorners(&t, 1, r, mu, acc);
+    mjtNum f[3] = {0, 0, 0}, a[3], Gcol[3], e0[3] = {1, 0, 0};
+    acsStats st;
+    int status = acst_solve(f, &st, &t.p, "raisim", kTol, kMaxIter);
+    ENSURE(status == acsSTATUS_STALLED);   // its own fixed point, not the NCP solution
+    ENSURE(st.residual > 1e-2);
+    acst_velocity(a, &t.p, f);
+    mjtNum b0[3];
+    mju_copy3(b0, t.b);
+    mju_zero3(t.b);
+    acst_velocity(Gcol, &t.p, e0);   // first column of G: (G_nn, G_tn)
+    mju_copy3(t.b, b0);
+    mjtNum k = mu*mu * f[0] / Gcol[0];
+    mjtNum u[2] = {f[1] + k*Gcol[1], f[2] + k*Gcol[2]};
+    mjtNum at = sqrt(a[1]*a[1] + a[2]*a[2]), un = sqrt(u[0]*u[0] + u[1]*u[1]);
+    mjtNum ft = sqrt(f[1]*f[1] + f[2]*f[2]);
+    // on the ellipse: on the cone, zero normal velocity (bisection tolerance 1e-8 N)
+    ENSURE_NEAR(ft, mu*f[0], 1e-6);
+    ENSURE_NEAR(a[0], 0, 1e-6);
+    ENSURE_NEAR((u[0]*a[1] + u[1]*a[2]) / (un*at), -1, 1e-9);
+    // the friction itself is off the slip direction by a visible angle
+    mjtNum cosft = mju_clip((f[1]*a[1] + f[2]*a[2]) / (ft*at), -1, 1);
+    ENSURE(cosft > -0.999);
+    printf("  raisim off-center slide: friction-slip angle %.2f deg (NCP: 180)\n",
+           acos(cosft) * 180 / mjPI);
+  }
+
+  // CCP: gliding, a_n = mu |a_t| with f on the cone
+  for (int i=0; i < 2; i++) {
+    acstProblem t;
+    boxCorners(&t, 1, r, mu, acc);
+    mjtNum f[3] = {0, 0, 0}, a[3];
+    solveOk(f, NULL, &t.p, i ? "ccp-admm" : "ccp-pgs");
+    acst_velocity(a, &t.p, f);
+    ENSURE_NEAR(a[0], mu*sqrt(a[1]*a[1] + a[2]*a[2]), 1e-8);
+    ENSURE(a[0] > 0.1);
+  }
+}
+
+
+static void testHyperstaticBox(void) {
+  // four corners of a resting box: forces are not unique, but for every law they carry the
+  // weight with zero net torque and leave every corner at rest. Tolerance 1e-9 (forces of 2.5 N:
+  // corner accelerations below 1e-9 m/s^2): the per-contact RaiSim iteration on this singular
+  // G stalls near 2.5e-8
+  const mjtNum r[4][3] = {{0.1, 0.1, -0.1}, {-0.1, 0.1, -0.1}, {0.1, -0.1, -0.1},
+                          {-0.1, -0.1, -0.1}};
+  mjtNum acc[6] = {0, 0, -G, 0, 0, 0};
+  for (int i=0; i < N_ALL; i++) {
+    acstProblem t;
+    boxCorners(&t, 4, r, 0.5, acc);
+    mjtNum f[12] = {0}, a[12];
+    solveTol(f, NULL, &t.p, kAll[i], strcmp(kAll[i], "raisim") ? 1e-9 : 1e-7);
+    acst_velocity(a, &t.p, f);
+    mjtNum F[3] = {0, 0, 0}, T[3] = {0, 0, 0};
+    for (int c=0; c < 4; c++) {
+      mjtNum fw[3] = {f[3*c+1], f[3*c+2], f[3*c]}, tw[3];
+      mju_cross(tw, r[c], fw);
+      mju_addTo3(F, fw);
+      mju_addTo3(T, tw);
+      ENSURE_LE(fabs(a[3*c]) + fabs(a[3*c+1]) + fabs(a[3*c+2]), 1e-7);
+    }
+    ENSURE_NEAR(F[0], 0, kForceTol);
+    ENSURE_NEAR(F[1], 0, kForceTol);
+    ENSURE_NEAR(F[2], G, kForceTol);
+    for (int j=0; j < 3; j++) {
+      ENSURE_NEAR(T[j], 0, kForceTol);
+    }
+  }
+}
+
+
+// two stacked point masses: m1 on the ground, m2 on m1, a horizontal push F on m2;
+// dofs (x1, y1, z1, x2, y2, z2); contact rows (n, t1, t2) = (z, x, y) of the relative motion
+static void stack(acstProblem* t, mjtNum m1, mjtNum m2, mjtNum F) {
+  mjtNum M[36] = {0};
+  for (int i=0; i < 3; i++) {
+    M[7*i] = m1;
+    M[7*(i+3)] = m2;
+  }
+  mjtNum acc[6] = {0, 0, -G, F/m2, 0, -G};
+  mjtNum J1[18] = {0, 0, 1, 0, 0, 0,   1, 0, 0, 0, 0, 0,   0, 1, 0, 0, 0, 0};
+  mjtNum J2[18] = {0, 0, -1, 0, 0, 1,  -1, 0, 0, 1, 0, 0,  0, -1, 0, 0, 1, 0};
+  mjtNum b1[3], b2[3], mus[5] = {0.9, 0.9, 0, 0, 0};
+  for (int r=0; r < 3; r++) {
+    b1[r] = b2[r] = 0;
+    for (int c=0; c < 6; c++) {
+      b1[r] += J1[6*r+c] * acc[c];
+      b2[r] += J2[6*r+c] * acc[c];
+    }
+  }
+  acst_problemInit(t, 6, M, H);
+  acst_problemAdd(t, acsBLOCK_CONTACT, 3, J1, b1, mus, 0);
+  acst_problemAdd(t, acsBLOCK_CONTACT, 3, J2, b2, mus, 0);
+}
+
+
+static void testCoupledStack(void) {
+  // a 1000 kg mass on a 1 kg mass, pushed with 50 N: both contacts stick; the bottom carries
+  // 1001 g, the top 1000 g, both frictions -50 N. Strong coupling (G is nearly singular): the
+  // tolerance is 1e-6 N m/s^2 (forces of 1e4 N with accelerations below 1e-10 m/s^2; the
+  // floating-point floor of this problem is near 1e-8), forces checked to 1e-9 relative.
+  // Gauss-Seidel needs tens of thousands of sweeps, ADMM a few iterations (counts printed);
+  // RaiSim, relaxed to alpha_min = 0.1, does not converge within the budget (Le Lidec et al.:
+  // per-contact methods are not robust to ill-conditioning)
+  for (int i=0; i < N_ALL; i++) {
+    acstProblem t;
+    stack(&t, 1, 1000, 50);
+    mjtNum f[6] = {0};
+    acsStats st;
+    if (!strcmp(kAll[i], "raisim")) {
+      int status = acst_solve(f, &st, &t.p, "raisim", 1e-6, kMaxIter);
+      ENSURE(status == acsSTATUS_MAXITER && st.residual > 1e-3);
+    } else {
+      solveTol(f, &st, &t.p, kAll[i], 1e-6);
+      ENSURE_NEAR(f[0], 1001*G, 1e-9*1001*G);
+      ENSURE_NEAR(f[3], 1000*G, 1e-9*1001*G);
+      ENSURE_NEAR(f[1], -50, 1e-9*1001*G);
+      ENSURE_NEAR(f[4], -50, 1e-9*1001*G);
+    }
+    printf("  stack 1000:1: %-8s %6d iterations, residual %.1e\n", kAll[i], st.niter,
+           st.residual);
+  }
+}
+
+
+static void testOtherRows(void) {
+  for (int i=0; i < N_ALL; i++) {
+    const char* solver = kAll[i];
+    // one dof of mass 2 with an applied force of 3 N (free acceleration 1.5 m/s^2)
+    mjtNum M[1] = {2}, J[1] = {1};
+    mjtNum f[1];
+    acstProblem t;
+
+    // friction loss 5 N holds 3 N; friction loss 1 N slides with -1 N
+    mjtNum b[1] = {1.5};
+    acst_problemInit(&t, 1, M, H);
+    acst_problemAdd(&t, acsBLOCK_FRICTION, 1, J, b, NULL, 5);
+    f[0] = 0;
+    solveOk(f, NULL, &t.p, solver);
+    ENSURE_NEAR(f[0], -3, kForceTol);
+    t.block_floss[0] = 1;
+    solveOk(f, NULL, &t.p, solver);
+    ENSURE_NEAR(f[0], -1, kForceTol);
+
+    // limit pushed into: f = 2 kg * 1.5 m/s^2; pulled away: f = 0
+    mjtNum bin[1] = {-1.5};
+    acst_problemInit(&t, 1, M, H);
+    acst_problemAdd(&t, acsBLOCK_LIMIT, 1, J, bin, NULL, 0);
+    f[0] = 0;
+    solveOk(f, NULL, &t.p, solver);
+    ENSURE_NEAR(f[0], 3, kForceTol);
+    t.b[0] = 1.5;
+    solveOk(f, NULL, &t.p, solver);
+    ENSURE_NEAR(f[0], 0, kForceTol);
+
+    // equality: two coupled bilateral rows on two dofs hold both dofs
+    mjtNum M2[4] = {1, 0, 0, 3}, J2[4] = {1, -1, 1, 1}, b2[2] = {1.5, 2.5};
+    mjtNum f2[2] = {0, 0}, a2[2];
+    acst_problemInit(&t, 2, M2, H);
+    acst_problemAdd(&t, acsBLOCK_EQUALITY, 2, J2, b2, NULL, 0);
+    solveOk(f2, NULL, &t.p, solver);
+    acst_velocity(a2, &t.p, f2);
+    ENSURE_NEAR(a2[0], 0, kTol);
+    ENSURE_NEAR(a2[1], 0, kTol);
+  }
+}
+
+
+static void testBadInput(void) {
+  acstProblem t;
+  mjtNum F[2] = {0, 0}, v0[3] = {0, 0, 0};
+  pointMass(&t, 2, 0.5, F, v0);
+
+  // a valid problem passes the check; a NaN or a bad size is reported
+  char error[acsNERROR];
+  ENSURE(acs_checkProblem(&t.p, error, sizeof(error)) == 0);
+  t.b[1] = NAN;
+  ENSURE(acs_checkProblem(&t.p, error, sizeof(error)) == -1);
+  ENSURE(strstr(error, "row 1"));
+  t.block_dim[0] = 2;
+  ENSURE(acs_checkProblem(&t.p, error, sizeof(error)) == -1);
+  ENSURE(strstr(error, "block_dim[0] = 2"));
+  t.block_dim[0] = 3;
+
+  // NaN in the problem: no solver returns NaN forces
+  for (int i=0; i < N_ALL; i++) {
+    mjtNum f[3] = {0, 0, 0};
+    ENSURE(acst_solve(f, NULL, &t.p, kAll[i], kTol, 10) == acsSTATUS_DIVERGED);
+    ENSURE(f[0] == 0 && f[1] == 0 && f[2] == 0);
+  }
+
+  // native is not a problem solver; an empty problem is trivially solved
+  mjtNum f[3] = {0, 0, 0};
+  t.b[1] = 0;
+  ENSURE(acst_solve(f, NULL, &t.p, "native", kTol, 10) == acsSTATUS_ERROR);
+  acstProblem empty;
+  mjtNum M[1] = {1};
+  acst_problemInit(&empty, 1, M, H);
+  for (int i=0; i < N_ALL; i++) {
+    ENSURE(acst_solve(f, NULL, &empty.p, kAll[i], kTol, 10) == acsSTATUS_EMPTY);
+  }
+}
+
+
+int main(int argc, char** argv) {
+  static const acstTest tests[] = {
+    TEST(testStick),
+    TEST(testSlideFromRest),
+    TEST(testSlideMovingAndSeparate),
+    TEST(testSlideOffCenter),
+    TEST(testHyperstaticBox),
+    TEST(testCoupledStack),
+    TEST(testOtherRows),
+    TEST(testBadInput),
+  };
+  return acst_main(argc, argv, tests, sizeof(tests)/sizeof(tests[0]));
+}
