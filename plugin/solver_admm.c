@@ -14,10 +14,12 @@
 // z_t = a_t so s = Gamma(a): the NCP. Every row kind has its set K: free (equality), a box
 // (friction loss), the half-line (limits, condim 1) and the friction cone (contacts).
 //
-// F is block-diagonal over the problem's islands (bodies coupled through shared trees): each
-// island's block is assembled from the sparse rows of J and Y and factorized densely, so no
-// nefc x nefc matrix is formed when the scene holds independent bodies; F is refactorized when rho
-// changes. rho follows the spectral rule: rho0 = sqrt(L m) (L/m)^power with L = lambda_max(G + R)
+// F is block-diagonal over the problem's islands (bodies coupled through shared trees). An island
+// of up to kDenseRows rows is assembled from the sparse rows of J and Y and factorized densely
+// (refactorized when rho changes), so independent bodies never form one nefc x nefc matrix; a
+// larger island (a pile of stones) is never formed at all: its x-update is solved by conjugate
+// gradients on F applied through J and Y, preconditioned by the inverses of F's diagonal blocks,
+// and warm-started from the previous x. rho follows the spectral rule: rho0 = sqrt(L m) (L/m)^power with L = lambda_max(G + R)
 // by power iteration and m = eta + min(R); rho *= (L/m)^(+-factor) when the primal residual
 // |x - y| / |y| exceeds ratio times the dual residual |eta dx + rho dy| / |z| or the reverse
 // (relative residuals, as OSQP does: forces and velocities differ by a mass scale); rho stays
@@ -42,18 +44,27 @@
 
 #define kPowerIterations 20       // power iteration for L = lambda_max(G~) (Pinocchio: 20)
 #define kPowerTolerance 1e-3      // relative change that ends it: L enters rho as (L/m)^0.2
+#define kDenseRows 200            // largest island factorized densely (200^3/3 flops)
+#define kCGTolerance 1e-12        // conjugate gradients: relative residual of the x-update
+#define kCGMaxIter 1000           // conjugate gradients: iteration limit
 
 typedef struct admmWork_ {
   int*    island_start;           // first entry of island i in island_rows   (nisland + 1)
   int*    island_rows;            // rows grouped by island                   (nefc)
-  int*    island_Fadr;            // address of island i's matrices           (nisland)
-  mjtNum* G;                      // island blocks of G + R, dense            (sum n_i^2)
-  mjtNum* F;                      // their Cholesky factors with (eta + rho) I (sum n_i^2)
+  int*    island_Fadr;            // address of island i's dense matrices, -1: iterative (nisland)
+  mjtNum* G;                      // dense island blocks of D (G + R) D       (sum n_i^2, dense)
+  mjtNum* F;                      // their Cholesky factors with (eta + rho) I (sum n_i^2, dense)
+  mjtNum* Pinv;                   // iterative islands: inverse diagonal blocks of F (sum dim^2)
+  mjtNum* Gkk;                    // iterative islands: diagonal blocks of D (G + R) D (sum dim^2)
+  int*    Padr;                   // address of block k in Pinv and Gkk       (nblock)
+  mjtNum *cr, *cp, *cq, *cz;      // conjugate gradient vectors               (nefc)
+  mjtNum sigma;                   // current diagonal shift eta + rho
   mjtNum *x, *xprev, *y, *yprev, *z, *s, *rhs, *a, *loc;   // (nefc)
   mjtNum *d;                      // block scaling f = d f~                   (nefc)
   mjtNum *f;                      // unscaled forces                          (nefc)
   mjtNum *best;                   // unscaled forces of the best iterate      (nefc)
   mjtNum *w;                      // dof vector                               (nv)
+  mjtNum *wz;                     // dof vector, zero between uses            (nv)
 } admmWork;
 
 
@@ -70,9 +81,13 @@ static int islandRows(const acsProblem* p, int i) {
 
 static void admmLayout(admmWork* aw, acsArena* arena, const acsProblem* p) {
   int nisland = islandCount(p);
-  size_t nG = 0;
+  size_t nG = 0, nP = 0;
   for (int i=0; i < nisland; i++) {
-    nG += (size_t)islandRows(p, i) * islandRows(p, i);
+    int ni = islandRows(p, i);
+    nG += ni <= kDenseRows ? (size_t)ni * ni : 0;
+  }
+  for (int k=0; k < p->nblock; k++) {
+    nP += (size_t)p->block_dim[k] * p->block_dim[k];
   }
   int n = p->nefc;
   aw->island_start = acs_arenaAlloc(arena, nisland + 1, sizeof(int));
@@ -80,6 +95,13 @@ static void admmLayout(admmWork* aw, acsArena* arena, const acsProblem* p) {
   aw->island_Fadr  = acs_arenaAlloc(arena, nisland, sizeof(int));
   aw->G     = acs_arenaAlloc(arena, nG, sizeof(mjtNum));
   aw->F     = acs_arenaAlloc(arena, nG, sizeof(mjtNum));
+  aw->Pinv  = acs_arenaAlloc(arena, nP, sizeof(mjtNum));
+  aw->Gkk   = acs_arenaAlloc(arena, nP, sizeof(mjtNum));
+  aw->Padr  = acs_arenaAlloc(arena, p->nblock, sizeof(int));
+  aw->cr    = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  aw->cp    = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  aw->cq    = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  aw->cz    = acs_arenaAlloc(arena, n, sizeof(mjtNum));
   aw->x     = acs_arenaAlloc(arena, n, sizeof(mjtNum));
   aw->xprev = acs_arenaAlloc(arena, n, sizeof(mjtNum));
   aw->y     = acs_arenaAlloc(arena, n, sizeof(mjtNum));
@@ -93,6 +115,7 @@ static void admmLayout(admmWork* aw, acsArena* arena, const acsProblem* p) {
   aw->f     = acs_arenaAlloc(arena, n, sizeof(mjtNum));
   aw->best  = acs_arenaAlloc(arena, n, sizeof(mjtNum));
   aw->w     = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
+  aw->wz    = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
 }
 
 
@@ -138,13 +161,29 @@ static void buildIslands(admmWork* aw, const acsProblem* p) {
     }
   }
 
-  // dense scaled blocks D (G + R) D: for each column row c, Y_c scattered into a dense dof
-  // vector, then dotted with the sparse rows J_r of the island (r >= c)
+  // diagonal blocks D (G + R) D of every block (preconditioner of the iterative islands)
+  int padr = 0;
+  for (int k=0; k < p->nblock; k++) {
+    int adr = p->block_adr[k], dim = p->block_dim[k];
+    aw->Padr[k] = padr;
+    acs_blockDelassus(aw->Gkk + padr, p, k);
+    for (int i=0; i < dim*dim; i++) {
+      aw->Gkk[padr + i] *= aw->d[adr] * aw->d[adr];
+    }
+    padr += dim*dim;
+  }
+
+  // dense scaled blocks D (G + R) D of the small islands: for each column row c, Y_c scattered
+  // into a dense dof vector, then dotted with the sparse rows J_r of the island (r >= c)
   size_t adr = 0;
-  mjtNum* dense = aw->w;
+  mjtNum* dense = aw->wz;
   mju_zero(dense, p->nv);
   for (int i=0; i < nisland; i++) {
     int n = islandRows(p, i);
+    if (n > kDenseRows) {
+      aw->island_Fadr[i] = -1;
+      continue;
+    }
     const int* rows = aw->island_rows + aw->island_start[i];
     mjtNum* G = aw->G + adr;
     aw->island_Fadr[i] = (int)adr;
@@ -177,10 +216,52 @@ static void buildIslands(admmWork* aw, const acsProblem* p) {
 }
 
 
-// factorize F = G + R + diag I on every island
+// out = (D (G + R) D + shift I) v on the rows of island i (other entries untouched)
+static void islandMatvec(mjtNum* out, admmWork* aw, const acsProblem* p, int i, const mjtNum* v,
+                         mjtNum shift) {
+  int n = islandRows(p, i);
+  const int* rows = aw->island_rows + aw->island_start[i];
+  mjtNum* w = aw->wz;
+  for (int r=0; r < n; r++) {
+    int row = rows[r];
+    const int* col = p->Y_colind + p->Y_rowadr[row];
+    const mjtNum* y = p->Y + p->Y_rowadr[row];
+    mjtNum u = aw->d[row] * v[row];
+    for (int j=0; j < p->Y_rownnz[row]; j++) {
+      w[col[j]] += y[j] * u;
+    }
+  }
+  for (int r=0; r < n; r++) {
+    int row = rows[r];
+    const int* col = p->J_colind + p->J_rowadr[row];
+    const mjtNum* J = p->J + p->J_rowadr[row];
+    mjtNum sum = 0;
+    for (int j=0; j < p->J_rownnz[row]; j++) {
+      sum += J[j] * w[col[j]];
+    }
+    mjtNum dr = aw->d[row];
+    out[row] = dr * sum + (dr * (p->R ? p->R[row] : 0) * dr + shift) * v[row];
+  }
+  // clear the dof vector where the island's rows wrote
+  for (int r=0; r < n; r++) {
+    int row = rows[r];
+    const int* col = p->Y_colind + p->Y_rowadr[row];
+    for (int j=0; j < p->Y_rownnz[row]; j++) {
+      w[col[j]] = 0;
+    }
+  }
+}
+
+
+// factorize F = D (G + R) D + diag I on every dense island; for the iterative islands, invert
+// the diagonal blocks of F (the preconditioner)
 static void factorIslands(admmWork* aw, const acsProblem* p, mjtNum diag) {
+  aw->sigma = diag;
   for (int i=0; i < islandCount(p); i++) {
     int n = islandRows(p, i);
+    if (aw->island_Fadr[i] < 0) {
+      continue;
+    }
     mjtNum* F = aw->F + aw->island_Fadr[i];
     mju_copy(F, aw->G + aw->island_Fadr[i], n*n);
     for (int r=0; r < n; r++) {
@@ -188,12 +269,98 @@ static void factorIslands(admmWork* aw, const acsProblem* p, mjtNum diag) {
     }
     mju_cholFactor(F, n, mjMINVAL);
   }
+  for (int k=0; k < p->nblock; k++) {
+    int i = p->block_island ? p->block_island[k] : 0;
+    if (aw->island_Fadr[i] >= 0) {
+      continue;
+    }
+    int dim = p->block_dim[k], adr = p->block_adr[k];
+    mjtNum Fk[36];
+    mju_copy(Fk, aw->Gkk + aw->Padr[k], dim*dim);
+    for (int r=0; r < dim; r++) {
+      Fk[r*dim+r] += aw->d[adr+r] * (p->R ? p->R[adr+r] : 0) * aw->d[adr+r] + diag;
+    }
+    acs_invertBlock(aw->Pinv + aw->Padr[k], Fk, dim);
+  }
 }
 
 
-// x = F^-1 v on every island (x and v: nefc)
+// x = F^-1 v on island i by preconditioned conjugate gradients, from the x given
+static void solveIterative(mjtNum* x, admmWork* aw, const acsProblem* p, int i,
+                           const mjtNum* v) {
+  int n = islandRows(p, i);
+  const int* rows = aw->island_rows + aw->island_start[i];
+  mjtNum *r = aw->cr, *pp = aw->cp, *q = aw->cq, *z = aw->cz;
+
+  // r = v - F x, z = P r, p = z
+  islandMatvec(q, aw, p, i, x, aw->sigma);
+  mjtNum vnorm = 0;
+  for (int j=0; j < n; j++) {
+    int row = rows[j];
+    r[row] = v[row] - q[row];
+    vnorm += v[row] * v[row];
+  }
+  vnorm = mju_sqrt(vnorm);
+  for (int k=0; k < p->nblock; k++) {      // preconditioner, block by block
+    if ((p->block_island ? p->block_island[k] : 0) == i) {
+      int adr = p->block_adr[k], dim = p->block_dim[k];
+      mju_mulMatVec(z + adr, aw->Pinv + aw->Padr[k], r + adr, dim, dim);
+    }
+  }
+  mjtNum rz = 0;
+  for (int j=0; j < n; j++) {
+    pp[rows[j]] = z[rows[j]];
+    rz += r[rows[j]] * z[rows[j]];
+  }
+
+  for (int it=0; it < kCGMaxIter; it++) {
+    mjtNum rnorm = 0;
+    for (int j=0; j < n; j++) {
+      rnorm += r[rows[j]] * r[rows[j]];
+    }
+    if (mju_sqrt(rnorm) <= kCGTolerance * vnorm || rz <= 0) {
+      break;
+    }
+    islandMatvec(q, aw, p, i, pp, aw->sigma);
+    mjtNum pq = 0;
+    for (int j=0; j < n; j++) {
+      pq += pp[rows[j]] * q[rows[j]];
+    }
+    if (pq <= 0) {
+      break;
+    }
+    mjtNum alpha = rz / pq;
+    for (int j=0; j < n; j++) {
+      int row = rows[j];
+      x[row] += alpha * pp[row];
+      r[row] -= alpha * q[row];
+    }
+    for (int k=0; k < p->nblock; k++) {
+      if ((p->block_island ? p->block_island[k] : 0) == i) {
+        int adr = p->block_adr[k], dim = p->block_dim[k];
+        mju_mulMatVec(z + adr, aw->Pinv + aw->Padr[k], r + adr, dim, dim);
+      }
+    }
+    mjtNum rznew = 0;
+    for (int j=0; j < n; j++) {
+      rznew += r[rows[j]] * z[rows[j]];
+    }
+    mjtNum beta = rznew / rz;
+    rz = rznew;
+    for (int j=0; j < n; j++) {
+      pp[rows[j]] = z[rows[j]] + beta * pp[rows[j]];
+    }
+  }
+}
+
+
+// x = F^-1 v on every island (x and v: nefc; x holds the initial guess of iterative islands)
 static void solveIslands(mjtNum* x, admmWork* aw, const acsProblem* p, const mjtNum* v) {
   for (int i=0; i < islandCount(p); i++) {
+    if (aw->island_Fadr[i] < 0) {
+      solveIterative(x, aw, p, i, v);
+      continue;
+    }
     int n = islandRows(p, i);
     const int* rows = aw->island_rows + aw->island_start[i];
     for (int r=0; r < n; r++) {
@@ -212,13 +379,25 @@ static mjtNum powerIteration(admmWork* aw, const acsProblem* p, mjtNum* v, mjtNu
   mjtNum L = 0;
   for (int i=0; i < islandCount(p); i++) {
     int n = islandRows(p, i);
-    const mjtNum* G = aw->G + aw->island_Fadr[i];
+    const int* rows = aw->island_rows + aw->island_start[i];
+    const mjtNum* G = aw->island_Fadr[i] >= 0 ? aw->G + aw->island_Fadr[i] : NULL;
     for (int r=0; r < n; r++) {
       v[r] = 1 / mju_sqrt(n);
     }
     mjtNum est = 0;
     for (int it=0; it < kPowerIterations; it++) {
-      mju_mulMatVec(Gv, G, v, n, n);
+      if (G) {
+        mju_mulMatVec(Gv, G, v, n, n);
+      } else {
+        // the operator through J and Y: scatter the island-local vector to rows and back
+        for (int r=0; r < n; r++) {
+          aw->cp[rows[r]] = v[r];
+        }
+        islandMatvec(aw->cq, aw, p, i, aw->cp, 0);
+        for (int r=0; r < n; r++) {
+          Gv[r] = aw->cq[rows[r]];
+        }
+      }
       mjtNum norm = mju_norm(Gv, n);
       if (norm < mjMINVAL) {
         break;

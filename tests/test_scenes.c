@@ -8,6 +8,7 @@
 
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
+#include "context.h"
 #include "test_util.h"
 
 // run n steps with acs; return 0 if every step ran and the state stayed finite
@@ -156,6 +157,192 @@ static void testInclineSlide(void) {
   mjtNum expected = 9.81 * (sin(th) - 0.2*cos(th));
   ENSURE_NEAR(accel, expected, 0.01*expected);
   printf("  incline slide: a = %.6f m/s^2, analytic %.6f\n", accel, expected);
+  acs_deleteContext(ctx);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+
+//---------------------------------- every solver on the incline ----------------------------------
+
+static const char* kSolvers[] = {"pgs", "admm", "raisim", "lcp-pgs", "ccp-pgs", "ccp-admm"};
+#define NSOLVER 6
+
+// acceleration down the slope of incline_slide.xml from 0.2 s to 1.2 s
+static mjtNum inclineAccel(const char* solver) {
+  mjModel* m = acst_loadTestModel("incline_slide.xml");
+  if (!m) return NAN;
+  mjData* d = acst_makeData(m);
+  acsContext* ctx = acst_makeContext(m, solver);
+  mjtNum th = 20 * mjPI / 180;
+  mjtNum down[3] = {cos(th), 0, -sin(th)};
+  ENSURE(run(m, d, ctx, 100) == 0);
+  mjtNum v1 = mju_dot3(d->qvel, down), t1 = d->time;
+  ENSURE(run(m, d, ctx, 500) == 0);
+  mjtNum accel = (mju_dot3(d->qvel, down) - v1) / (d->time - t1);
+  acs_deleteContext(ctx);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+  return accel;
+}
+
+
+static void testInclineAllSolvers(void) {
+  // stick (mu = 0.5 > tan 20): every law holds the box; slide (mu = 0.2): the NCP solvers and
+  // the LCP (the slope is along its box axis here) give g (sin 20 - mu cos 20) within 1%; the
+  // CCP glides (less normal force, less friction: faster), RaiSim's friction is not opposite to
+  // the slip at the corners (less dissipation: faster)
+  mjtNum expected = 9.81 * (sin(20*mjPI/180) - 0.2*cos(20*mjPI/180));
+  for (int i=0; i < NSOLVER; i++) {
+    mjtNum disp = inclineDisplacement(kSolvers[i], mjINT_EULER);
+    mjtNum accel = inclineAccel(kSolvers[i]);
+    printf("  %-8s stick: moved %.2e m in 5 s; slide: a = %.5f m/s^2 (analytic %.5f)\n",
+           kSolvers[i], disp, accel, expected);
+    ENSURE_LE(disp, 1e-6);
+    if (!strncmp(kSolvers[i], "ccp", 3)) {
+      ENSURE(accel > 1.02*expected);
+    } else if (!strcmp(kSolvers[i], "raisim")) {
+      ENSURE(accel > 1.001*expected && accel < 1.01*expected);
+    } else {
+      ENSURE_NEAR(accel, expected, 0.01*expected);
+    }
+  }
+}
+
+
+//---------------------------------- sliding cube ---------------------------------------------------
+
+typedef struct {
+  mjtNum distance, heading, lift, stop, decel;
+} slideResult;
+
+// cube_slide.xml launched at 1 m/s, 30 degrees off x, after 50 settling steps
+static slideResult slideCube(const char* solver) {
+  slideResult r = {NAN, NAN, NAN, NAN, NAN};
+  mjModel* m = acst_loadTestModel("cube_slide.xml");
+  if (!m) return r;
+  mjData* d = acst_makeData(m);
+  acsContext* ctx = acst_makeContext(m, solver);
+  ENSURE(run(m, d, ctx, 50) == 0);
+  mjtNum th = 30 * mjPI / 180;
+  d->qvel[0] = cos(th);
+  d->qvel[1] = sin(th);
+  mjtNum x0 = d->qpos[0], y0 = d->qpos[1], z0 = d->qpos[2], t0 = d->time;
+  r.lift = 0;
+  r.stop = -1;
+  for (int i=0; i < 600; i++) {
+    ENSURE(run(m, d, ctx, 1) == 0);
+    mjtNum v = sqrt(d->qvel[0]*d->qvel[0] + d->qvel[1]*d->qvel[1]);
+    r.lift = mju_max(r.lift, d->qpos[2] - z0);
+    if (i == 99) {
+      r.decel = (1 - v) / (d->time - t0);
+    }
+    if (v < 1e-6 && r.stop < 0) {
+      r.stop = d->time - t0;
+    }
+  }
+  r.distance = sqrt((d->qpos[0]-x0)*(d->qpos[0]-x0) + (d->qpos[1]-y0)*(d->qpos[1]-y0));
+  r.heading = atan2(d->qpos[1]-y0, d->qpos[0]-x0) * 180 / mjPI;
+  acs_deleteContext(ctx);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+  return r;
+}
+
+
+static void testSlidingCube(void) {
+  // the pathologies of Le Lidec et al., Sec. IV, on one scene
+  slideResult res[NSOLVER];
+  for (int i=0; i < NSOLVER; i++) {
+    res[i] = slideCube(kSolvers[i]);
+    printf("  %-8s distance %.5f m, heading %.2f deg, lift %.2e m, stops after %.3f s, "
+           "deceleration %.4f m/s^2\n", kSolvers[i], res[i].distance, res[i].heading,
+           res[i].lift, res[i].stop, res[i].decel);
+  }
+  mjtNum mug = 0.4 * 9.81;
+  for (int i=0; i < 2; i++) {
+    // NCP (pgs, admm): decelerates at mu g on a straight line and stays on the floor; it stops
+    // after 1/(mu g) = 0.255 s (one step of 1 ms of tolerance)
+    ENSURE_NEAR(res[i].decel, mug, 1e-3*mug);
+    ENSURE_NEAR(res[i].heading, 30, 1e-6);
+    ENSURE_LE(res[i].lift, 1e-9);
+    ENSURE_NEAR(res[i].stop, 1 / mug, 1.5e-3);
+  }
+  // RaiSim: the same friction magnitude but not opposite to the slip: less deceleration, longer
+  // slide (Fig. 12: RaiSim slides faster than the NCP)
+  ENSURE(res[2].decel < 0.995*mug && res[2].distance > 1.005*res[0].distance);
+  // LCP: the box cone pulls friction to its corners: the path bends toward the x axis
+  ENSURE(fabs(res[3].heading - 30) > 5);
+  // CCP: gliding lifts the cube while it slides (normal velocity mu times the slip speed)
+  ENSURE(res[4].lift > 1e-3 && res[5].lift > 1e-3);
+}
+
+
+//---------------------------------- mass-ratio stack ----------------------------------------------
+
+static void testMassRatioStack(void) {
+  // 100 kg on 0.1 kg, 1 s at 1 ms, default budget (100 iterations): ADMM solves every step to
+  // the tolerance and the stack stays still; the per-contact Gauss-Seidel methods run out of
+  // iterations on many steps, and the stack moves (quantified below)
+  for (int i=0; i < NSOLVER; i++) {
+    mjModel* m = acst_loadTestModel("stack_ratio.xml");
+    if (!m) return;
+    mjData* d = acst_makeData(m);
+    acsContext* ctx = acst_makeContext(m, kSolvers[i]);
+    int nmaxiter = 0;
+    mjtNum maxres = 0, z0 = d->qpos[9];
+    for (int k=0; k < 1000; k++) {
+      ENSURE(acs_step(m, d, ctx) != acsSTATUS_ERROR);
+      const acsStats* st = acs_getStats(ctx);
+      nmaxiter += (st->status == acsSTATUS_MAXITER);
+      maxres = mju_max(maxres, st->residual);
+    }
+    mjtNum drift = fabs(d->qpos[9] - z0);
+    printf("  %-8s %4d of 1000 steps at the iteration limit, max residual %.2e, heavy box "
+           "moved %.2e m\n", kSolvers[i], nmaxiter, maxres, drift);
+    if (!strcmp(kSolvers[i], "admm")) {
+      ENSURE(nmaxiter == 0);
+      ENSURE_LE(maxres, 1e-6);
+      ENSURE_LE(drift, 1e-4);   // the initial settling into the slop only
+    } else if (strstr(kSolvers[i], "pgs") || !strcmp(kSolvers[i], "raisim")) {
+      ENSURE(nmaxiter > 100);
+    }
+    acs_deleteContext(ctx);
+    mj_deleteData(d);
+    mj_deleteModel(m);
+  }
+}
+
+
+static void testMassRatioIterations(void) {
+  // iterations to reach NCP residuals of 1e-4, 1e-6, 1e-8 on one step of the resting stack,
+  // from a cold start (zero forces), with an unlimited budget: Gauss-Seidel crawls on the
+  // ill-conditioned Delassus matrix, ADMM does not
+  mjModel* m = acst_loadTestModel("stack_ratio.xml");
+  if (!m) return;
+  mjData* d = acst_makeData(m);
+  acsContext* ctx = acst_makeContext(m, "admm");
+  ENSURE(run(m, d, ctx, 200) == 0);
+  ENSURE(acs_forward(m, d, ctx) == acsSTATUS_CONVERGED);
+  const acsProblem* p = &ctx->problem;
+  const char* solvers[3] = {"pgs", "admm", "ccp-admm"};
+  const mjtNum tols[3] = {1e-4, 1e-6, 1e-8};
+  int niter[3][3];
+  for (int s=0; s < 3; s++) {
+    for (int t=0; t < 3; t++) {
+      mjtNum f[64] = {0};
+      acsStats st;
+      int status = acst_solve(f, &st, p, solvers[s], tols[t], 1000000);
+      ENSURE(status == acsSTATUS_CONVERGED);
+      niter[s][t] = st.niter;
+    }
+    printf("  stack, one step from zero: %-8s iterations to 1e-4: %6d, 1e-6: %6d, 1e-8: %6d\n",
+           solvers[s], niter[s][0], niter[s][1], niter[s][2]);
+  }
+  ENSURE(p->nefc <= 64);
+  for (int t=0; t < 3; t++) {
+    ENSURE(niter[1][t] * 10 < niter[0][t]);   // ADMM: an order of magnitude fewer iterations
+  }
   acs_deleteContext(ctx);
   mj_deleteData(d);
   mj_deleteModel(m);
@@ -364,6 +551,10 @@ int main(int argc, char** argv) {
     TEST(testSliderCrank10s),
     TEST(testFourBarLoop),
     TEST(testJointConstraints),
+    TEST(testInclineAllSolvers),
+    TEST(testSlidingCube),
+    TEST(testMassRatioStack),
+    TEST(testMassRatioIterations),
     TEST(testSpinCondim46),
     TEST(testRestitution),
     TEST(testCompliance),

@@ -141,10 +141,11 @@ typedef struct acsSettings_ {
   int    metrics;                 // compute the physical metrics of acsStats every step, 0/1
                                   //                                                default: 1
 
-  // ADMM (admm, ccp-admm)
-  mjtNum admm_rho;                // initial penalty, 1/kg; 0: spectral rule sqrt(L m) (L/m)^power
-                                  //   with L = lambda_max(G), m = admm_prox    default: 0
-  mjtNum admm_prox;               // proximal weight eta, 1/kg, > 0             default: 1e-6
+  // ADMM (admm, ccp-admm); it runs on the problem scaled to a unit Delassus diagonal, so its
+  // penalties are dimensionless
+  mjtNum admm_rho;                // initial penalty; 0: spectral rule sqrt(L m) (L/m)^power
+                                  //   with L = lambda_max(G~), m = admm_prox    default: 0
+  mjtNum admm_prox;               // proximal weight eta, > 0                   default: 1e-6
   mjtNum admm_power;              // exponent of the spectral initial penalty   default: 0.2
   mjtNum admm_factor;             // penalty update: rho *= (L/m)^factor, >= 0  default: 0.05
   mjtNum admm_ratio;              // primal/dual residual ratio triggering an update, > 1
