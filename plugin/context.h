@@ -42,6 +42,10 @@ struct acsContext_ {
   const mjModel* model;
   int nv;
 
+  // per-geom material overrides of the compliant models (ngeom; NaN: not set)
+  mjtNum* geom_stiffness;
+  mjtNum* geom_dissipation;
+
   // problem of the current step (points into the buffers below)
   acsProblem problem;
   int        nefc_mj;             // MuJoCo's nefc the problem was built from
@@ -54,7 +58,8 @@ struct acsContext_ {
   acsBuffer tree_parent;          // union-find over trees (ntree) int
 
   // per row
-  acsBuffer b, R, J_rownnz, J_rowadr, Y_rownnz, Y_rowadr;
+  acsBuffer b, R, J_rownnz, J_rowadr, Y_rownnz, Y_rowadr, vel, vfree, pos;
+  acsBuffer block_stiffness, block_dissipation;
   acsBuffer force;                // solution (and warm start) in acs layout
   acsBuffer scratch;              // metrics scratch (nv + nefc)
 

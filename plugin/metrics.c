@@ -37,7 +37,7 @@ static mjtNum contactResidual(const mjtNum* f, const mjtNum* a, const mjtNum* mu
     return max2(res, mju_abs(mju_dot(f, a, dim) + f[0]*gamma1));
   }
 
-  mjtNum gamma = (model == acsMODEL_NCP) ? acsu_desaxce(a, mu, dim) : 0;
+  mjtNum gamma = (model == acsMODEL_CCP) ? 0 : acsu_desaxce(a, mu, dim);
 
   // complementarity <f, a + Gamma(a)>
   res = mju_abs(mju_dot(f, a, dim) + f[0]*gamma);
@@ -48,7 +48,7 @@ static mjtNum contactResidual(const mjtNum* f, const mjtNum* a, const mjtNum* mu
   }
 
   // dual: NCP: a + Gamma(a) is in K* exactly when a_n >= 0; CCP: a itself must be in K*
-  if (model == acsMODEL_NCP ? a[0] < 0 : acsu_desaxce(a, mu, dim) > a[0]) {
+  if (model != acsMODEL_CCP ? a[0] < 0 : acsu_desaxce(a, mu, dim) > a[0]) {
     mjtNum ahat[6];
     mju_copy(ahat, a, dim);
     ahat[0] += gamma;
@@ -133,11 +133,15 @@ void acs_evaluateProblem(acsStats* stats, mjtNum* scratch, const mjtNum* force,
                          const acsProblem* p) {
   mjtNum* w = scratch;
   mjtNum* a = scratch + p->nv;
-  mjtNum h = p->timestep;
-
   acs_mulYT(w, p, force);
   acs_velocity(a, p, w, force);
+  acs_evaluateVelocity(stats, force, a, p);
+}
 
+
+void acs_evaluateVelocity(acsStats* stats, const mjtNum* force, const mjtNum* a,
+                          const acsProblem* p) {
+  mjtNum h = p->timestep;
   stats->residual = acs_residual(p, force, a, acsMODEL_NCP);
   stats->signorini = stats->coulomb = stats->mdp = stats->penetration = stats->slip = 0;
   stats->ncontact = 0;

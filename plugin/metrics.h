@@ -28,4 +28,9 @@ mjtNum acs_blockResidual(const acsProblem* p, int k, const mjtNum* f, const mjtN
 // max over blocks of acs_blockResidual, for a = G f + b (nefc)
 mjtNum acs_residual(const acsProblem* p, const mjtNum* f, const mjtNum* a, int model);
 
+// the physical criteria of acsStats (as acs_evaluateProblem) for force and its velocity
+// a = G f + b (nefc), computed by the caller (for example from MuJoCo's qacc: no Y needed)
+void acs_evaluateVelocity(acsStats* stats, const mjtNum* force, const mjtNum* a,
+                          const acsProblem* p);
+
 #endif  // ACS_PLUGIN_METRICS_H_

@@ -23,7 +23,9 @@
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
 #include "context.h"
+#include "metrics.h"
 #include "problem.h"
+#include "settings.h"
 #include "solver.h"
 #include "warmstart.h"
 
@@ -123,6 +125,16 @@ acsContext* acs_makeContext(const mjModel* m, const acsSettings* settings,
   ctx->settings = s;
   ctx->model = m;
   ctx->nv = m->nv;
+  ctx->geom_stiffness = malloc((m->ngeom > 0 ? m->ngeom : 1) * sizeof(mjtNum));
+  ctx->geom_dissipation = malloc((m->ngeom > 0 ? m->ngeom : 1) * sizeof(mjtNum));
+  if (!ctx->geom_stiffness || !ctx->geom_dissipation ||
+      acs_geomMaterials(ctx->geom_stiffness, ctx->geom_dissipation, m, error, error_sz)) {
+    if (!ctx->geom_stiffness || !ctx->geom_dissipation) {
+      acs_formatError(error, error_sz, "out of memory");
+    }
+    acs_deleteContext(ctx);
+    return NULL;
+  }
   ctx->stats.solver = s.solver;
   acs_defaultSolverState(&ctx->solver_state);
   return ctx;
@@ -139,11 +151,14 @@ void acs_deleteContext(acsContext* ctx) {
     &ctx->J_rowadr, &ctx->Y_rownnz, &ctx->Y_rowadr, &ctx->force, &ctx->scratch, &ctx->J_colind,
     &ctx->J, &ctx->Y_colind, &ctx->Y, &ctx->dofvec, &ctx->dof_mark, &ctx->tree_mark,
     &ctx->tree_list, &ctx->work, &ctx->block_island, &ctx->island_nefc, &ctx->block_tree,
-    &ctx->tree_parent,
+    &ctx->tree_parent, &ctx->vel, &ctx->vfree, &ctx->pos, &ctx->block_stiffness,
+    &ctx->block_dissipation,
   };
   for (size_t i=0; i < sizeof(bufs)/sizeof(bufs[0]); i++) {
     freeBuffer(bufs[i]);
   }
+  free(ctx->geom_stiffness);
+  free(ctx->geom_dissipation);
   for (int i=0; i < 2; i++) {
     acsWarmCache* w = ctx->warm + i;
     acsBuffer* wb[] = {&w->con_geom, &w->con_pos, &w->con_force, &w->con_next, &w->con_used,
@@ -209,11 +224,25 @@ static mjtNum stateEnergy(const mjModel* m, mjData* d) {
 }
 
 
-// metrics of the forces in ctx->force for the problem in ctx->problem
+// metrics of the forces in ctx->force for the problem in ctx->problem; their velocity
+// a = G f + b comes from MuJoCo's qacc = qacc_smooth + M^-1 J' f: J (qacc - qacc_smooth) + b
 static void evaluate(acsContext* ctx, const mjModel* m, mjData* d) {
-  acs_evaluateProblem(&ctx->stats, BUF(ctx, scratch, mjtNum), BUF(ctx, force, mjtNum),
-                      &ctx->problem);
+  const acsProblem* p = &ctx->problem;
+  mjtNum* w = BUF(ctx, scratch, mjtNum);
+  mjtNum* a = w + p->nv;
+  const mjtNum* force = BUF(ctx, force, mjtNum);
+  mju_sub(w, d->qacc, d->qacc_smooth, p->nv);
+  acs_velocity(a, p, w, force);
+  acs_evaluateVelocity(&ctx->stats, force, a, p);
   ctx->stats.energy = stateEnergy(m, d);
+}
+
+
+// does the context's solver (or its settings) use Y = M^-1 J'
+static int needsY(const acsContext* ctx) {
+  int solver = ctx->settings.solver;
+  return ctx->settings.compliance > 0 ||
+         (solver != acsSOL_NATIVE && solver != acsSOL_LAGGED && solver != acsSOL_SIMILAR);
 }
 
 
@@ -230,7 +259,7 @@ static void fwdConstraintNative(const mjModel* m, mjData* d, acsContext* ctx) {
 
   if (ctx->settings.metrics) {
     double t1 = acs_timeMicro();
-    if (acs_buildProblem(ctx, m, d) == 0) {
+    if (acs_buildProblem(ctx, m, d, needsY(ctx)) == 0) {
       ctx->problem.pyramid = mj_isPyramidal(m);
       acs_readForces(BUF(ctx, force, mjtNum), ctx, m, d);
       st->nefc = ctx->problem.nefc;
@@ -252,7 +281,7 @@ static void fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
     mju_copy(d->qacc, d->qacc_smooth, nv);
     memset(d->solver_niter, 0, sizeof(d->solver_niter));
     st->status = acsSTATUS_EMPTY;
-    if (acs_buildProblem(ctx, m, d) == 0) {
+    if (acs_buildProblem(ctx, m, d, needsY(ctx)) == 0) {
       acs_warmstore(ctx, m, d, BUF(ctx, force, mjtNum));
       if (ctx->settings.metrics) {
         double t1 = acs_timeMicro();
@@ -265,7 +294,7 @@ static void fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
 
   // problem and warm start
   double t0 = acs_timeMicro();
-  if (acs_buildProblem(ctx, m, d)) {
+  if (acs_buildProblem(ctx, m, d, needsY(ctx))) {
     mju_warning("acs: out of memory building the constraint problem (nefc = %d)", d->nefc);
     mju_copy(d->qacc, d->qacc_smooth, nv);
     st->status = acsSTATUS_ERROR;
@@ -474,7 +503,7 @@ int acs_evaluate(const mjModel* m, mjData* d, acsContext* ctx) {
     ctx->stats.niter += d->solver_niter[i];
   }
   double t0 = acs_timeMicro();
-  if (acs_buildProblem(ctx, m, d)) {
+  if (acs_buildProblem(ctx, m, d, ctx->settings.compliance > 0)) {
     acs_formatError(ctx->error, acsNERROR, "out of memory building the constraint problem");
     return acsSTATUS_ERROR;
   }

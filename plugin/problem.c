@@ -15,9 +15,12 @@
 // stated on a = (J v+ - v*) / h = G f + b with
 //   b = efc_vel / h + J qacc_smooth - v* / h,
 // where efc_vel = J qvel includes MuJoCo's surface velocity and v* is the bias velocity:
-//   contact normal, limit:  v* = -baumgarte * (phi + slop) / h  when phi = pos - margin < -slop,
-//                           and for contacts at least -restitution * vn when vn < -restitution_vel
-//                           (a resting contact stays within slop: closed, no re-collisions);
+//   contact normal, limit:  phi = pos is the signed distance (MuJoCo's margin only widens the
+//                           detection: speculative rows). phi >= 0: v* = -phi / h (the gap may
+//                           close within the step, no further); phi < -slop: v* = -baumgarte *
+//                           (phi + slop) / h (a resting contact stays within slop: closed, no
+//                           re-collisions); contacts: at least -restitution * vn when
+//                           vn < -restitution_vel;
 //   equality:               v* = -baumgarte * pos / h;   friction rows: v* = 0.
 // Y = M^-1 J' is computed per kinematic tree with MuJoCo's factor qLD (trees are independent in
 // M), so a row costs the size of the trees it touches, not nv.
@@ -138,6 +141,32 @@ static int findRoot(int* parent, int t) {
 }
 
 
+// stiffness and dissipation of a contact from the per-geom overrides (acs_stiffness@GEOM,
+// acs_dissipation@GEOM; NaN: not set): a geom with an override has its own material, its unset
+// value taken from the settings (already in k, dd). Both geoms with one: springs in series, the
+// dissipation weighted by the other's stiffness (Drake's combination); one geom: its material;
+// none: the settings
+static void contactMaterial(mjtNum* k, mjtNum* dd, const acsContext* ctx, const mjContact* con) {
+  int has[2];
+  mjtNum kg[2], dg[2];
+  for (int j=0; j < 2; j++) {
+    int g = con->geom[j];
+    mjtNum gk = (g >= 0 && ctx->geom_stiffness) ? ctx->geom_stiffness[g] : NAN;
+    mjtNum gd = (g >= 0 && ctx->geom_dissipation) ? ctx->geom_dissipation[g] : NAN;
+    has[j] = !isnan(gk) || !isnan(gd);
+    kg[j] = isnan(gk) ? *k : gk;
+    dg[j] = isnan(gd) ? *dd : gd;
+  }
+  if (has[0] && has[1]) {
+    *k = kg[0]*kg[1] / (kg[0] + kg[1]);
+    *dd = (kg[1]*dg[0] + kg[0]*dg[1]) / (kg[0] + kg[1]);
+  } else if (has[0] || has[1]) {
+    *k = kg[has[1]];
+    *dd = dg[has[1]];
+  }
+}
+
+
 // next mark stamp (marks are compared with the stamp; reset on wrap-around)
 static int nextStamp(acsContext* ctx, int* dofmark, int nv, int* treemark, int ntree) {
   if (ctx->stamp >= INT_MAX - 1) {
@@ -151,7 +180,7 @@ static int nextStamp(acsContext* ctx, int* dofmark, int nv, int* treemark, int n
 
 //---------------------------------- assembly ------------------------------------------------------
 
-int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d) {
+int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg_Y) {
   const acsSettings* s = &ctx->settings;
   int nefc_mj = d->nefc, nv = m->nv, ntree = m->ntree;
   int pyramid = mj_isPyramidal(m), sparse = mj_isSparse(m);
@@ -168,6 +197,11 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d) {
       acs_bufferReserve(ctx, &ctx->block_floss, nmax, sizeof(mjtNum)) ||
       acs_bufferReserve(ctx, &ctx->block_pos, nmax, sizeof(mjtNum)) ||
       acs_bufferReserve(ctx, &ctx->b, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(ctx, &ctx->vel, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(ctx, &ctx->vfree, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(ctx, &ctx->pos, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(ctx, &ctx->block_stiffness, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(ctx, &ctx->block_dissipation, nmax, sizeof(mjtNum)) ||
       acs_bufferReserve(ctx, &ctx->R, nmax, sizeof(mjtNum)) ||
       acs_bufferReserve(ctx, &ctx->J_rownnz, nmax, sizeof(int)) ||
       acs_bufferReserve(ctx, &ctx->J_rowadr, nmax, sizeof(int)) ||
@@ -195,6 +229,11 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d) {
   mjtNum* block_floss = BUF(ctx, block_floss, mjtNum);
   mjtNum* block_pos = BUF(ctx, block_pos, mjtNum);
   mjtNum* b = BUF(ctx, b, mjtNum);
+  mjtNum* vel = BUF(ctx, vel, mjtNum);
+  mjtNum* vfree = BUF(ctx, vfree, mjtNum);
+  mjtNum* rowpos = BUF(ctx, pos, mjtNum);
+  mjtNum* block_k = BUF(ctx, block_stiffness, mjtNum);
+  mjtNum* block_d = BUF(ctx, block_dissipation, mjtNum);
   mjtNum* R = BUF(ctx, R, mjtNum);
   int* J_rownnz = BUF(ctx, J_rownnz, int);
   int* J_rowadr = BUF(ctx, J_rowadr, int);
@@ -261,6 +300,11 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d) {
     if (mu) {
       mju_copy(block_mu + 5*k, mu, 5);
     }
+    block_k[k] = s->stiffness;
+    block_d[k] = s->dissipation;
+    if (btype == acsBLOCK_CONTACT) {
+      contactMaterial(block_k + k, block_d + k, ctx, d->contact + id);
+    }
     if (btype == acsBLOCK_EQUALITY) {
       block_pos[k] = mju_norm(d->efc_pos + i, dim);
     } else if (btype == acsBLOCK_FRICTION) {
@@ -321,10 +365,11 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d) {
     }
 
     // sparse storage for the block's rows
+    int nYblock = flg_Y ? dim*nYpat : 1;
     if (acs_bufferReserve(ctx, &ctx->J_colind, nnzJ + dim*nJpat, sizeof(int)) ||
         acs_bufferReserve(ctx, &ctx->J, nnzJ + dim*nJpat, sizeof(mjtNum)) ||
-        acs_bufferReserve(ctx, &ctx->Y_colind, nnzY + dim*nYpat, sizeof(int)) ||
-        acs_bufferReserve(ctx, &ctx->Y, nnzY + dim*nYpat, sizeof(mjtNum))) {
+        acs_bufferReserve(ctx, &ctx->Y_colind, nnzY + nYblock, sizeof(int)) ||
+        acs_bufferReserve(ctx, &ctx->Y, nnzY + nYblock, sizeof(mjtNum))) {
       return -1;
     }
     int* J_colind = BUF(ctx, J_colind, int);
@@ -333,9 +378,9 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d) {
     mjtNum* Y = BUF(ctx, Y, mjtNum);
 
     // bias velocity of unilateral rows: penetration recovery and restitution
-    mjtNum phi = (btype == acsBLOCK_LIMIT || btype == acsBLOCK_CONTACT) ?
-                 d->efc_pos[i] - d->efc_margin[i] : 0;
-    mjtNum vstar_n = phi < -s->slop ? -s->baumgarte * (phi + s->slop) / h : 0;
+    mjtNum phi = (btype == acsBLOCK_LIMIT || btype == acsBLOCK_CONTACT) ? d->efc_pos[i] : 0;
+    mjtNum vstar_n = phi >= 0 ? -phi / h :
+                     phi < -s->slop ? -s->baumgarte * (phi + s->slop) / h : 0;
 
     for (int r=0; r < dim; r++) {
       int row = nrow + r;
@@ -346,11 +391,11 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d) {
       for (int a=0; a < ntr; a++) {
         mju_zero(x + m->tree_dofadr[trees[a]], m->tree_dofnum[trees[a]]);
       }
-      mjtNum vel = 0;
+      mjtNum v0 = 0;
       for (int j=0; j < nmj; j++) {
         if (coef[j] != 0) {
           scatterRow(x, m, d, i+j, coef[j], sparse);
-          vel += coef[j] * d->efc_vel[i+j];
+          v0 += coef[j] * d->efc_vel[i+j];
         }
       }
 
@@ -369,20 +414,22 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d) {
         }
       }
 
-      // Y row: M^-1 J' on each tree
-      Y_rowadr[row] = nnzY;
-      Y_rownnz[row] = nYpat;
+      // Y row: M^-1 J' on each tree (only for the solvers and settings that use it)
       mjtNum Gdiag = 0;
-      for (int a=0; a < ntr; a++) {
-        int adr = m->tree_dofadr[trees[a]], num = m->tree_dofnum[trees[a]];
-        solveTreeLD(x, m, d, adr, num);
-        for (int dof=adr; dof < adr+num; dof++) {
-          Y_colind[nnzY] = dof;
-          Y[nnzY++] = x[dof];
+      Y_rowadr[row] = nnzY;
+      Y_rownnz[row] = flg_Y ? nYpat : 0;
+      if (flg_Y) {
+        for (int a=0; a < ntr; a++) {
+          int adr = m->tree_dofadr[trees[a]], num = m->tree_dofnum[trees[a]];
+          solveTreeLD(x, m, d, adr, num);
+          for (int dof=adr; dof < adr+num; dof++) {
+            Y_colind[nnzY] = dof;
+            Y[nnzY++] = x[dof];
+          }
         }
-      }
-      for (int c=J_rowadr[row]; c < J_rowadr[row] + nJpat; c++) {
-        Gdiag += J[c] * x[J_colind[c]];
+        for (int c=J_rowadr[row]; c < J_rowadr[row] + nJpat; c++) {
+          Gdiag += J[c] * x[J_colind[c]];
+        }
       }
 
       // bias velocity of this row
@@ -391,13 +438,16 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d) {
         vstar = -s->baumgarte * d->efc_pos[i+r] / h;
       } else if (r == 0 && (btype == acsBLOCK_LIMIT || btype == acsBLOCK_CONTACT)) {
         vstar = vstar_n;
-        if (btype == acsBLOCK_CONTACT && s->restitution > 0 && vel < -s->restitution_vel) {
-          vstar = mju_max(vstar, -s->restitution * vel);
+        if (btype == acsBLOCK_CONTACT && s->restitution > 0 && v0 < -s->restitution_vel) {
+          vstar = mju_max(vstar, -s->restitution * v0);
         }
       }
 
-      b[row] = vel / h + Jqacc - vstar / h;
+      b[row] = v0 / h + Jqacc - vstar / h;
       R[row] = s->compliance * Gdiag;
+      vel[row] = v0;
+      vfree[row] = v0 + h * Jqacc;
+      rowpos[row] = btype == acsBLOCK_EQUALITY ? d->efc_pos[i+r] : (r == 0 ? phi : 0);
     }
     nrow += dim;
     i += nmj;
@@ -443,19 +493,28 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d) {
   p->block_mu = block_mu;
   p->block_floss = block_floss;
   p->block_pos = block_pos;
+  p->block_stiffness = block_k;
+  p->block_dissipation = block_d;
   p->nisland = nisland;
   p->block_island = block_island;
   p->island_nefc = island_nefc;
   p->b = b;
   p->R = s->compliance > 0 ? R : NULL;
+  p->vel = vel;
+  p->vfree = vfree;
+  p->pos = rowpos;
   p->J_rownnz = J_rownnz;
   p->J_rowadr = J_rowadr;
   p->J_colind = BUF(ctx, J_colind, int);
   p->J = BUF(ctx, J, mjtNum);
-  p->Y_rownnz = Y_rownnz;
-  p->Y_rowadr = Y_rowadr;
-  p->Y_colind = BUF(ctx, Y_colind, int);
-  p->Y = BUF(ctx, Y, mjtNum);
+  p->Y_rownnz = flg_Y ? Y_rownnz : NULL;
+  p->Y_rowadr = flg_Y ? Y_rowadr : NULL;
+  p->Y_colind = flg_Y ? BUF(ctx, Y_colind, int) : NULL;
+  p->Y = flg_Y ? BUF(ctx, Y, mjtNum) : NULL;
+  p->M_rownnz = m->M_rownnz;
+  p->M_rowadr = m->M_rowadr;
+  p->M_colind = m->M_colind;
+  p->M = d->M;
   ctx->nefc_mj = nefc_mj;
   return 0;
 }

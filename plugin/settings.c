@@ -74,6 +74,16 @@ static const optionInfo kOptions[] = {
    "ADMM penalty update factor (L/m)^admm_factor; 0: fixed penalty"},
   {"admm_ratio",       kTypeNum,    OPT(admm_ratio),      1, INFINITY, 1, 1, "",
    "ADMM primal/dual residual ratio that triggers a penalty update"},
+  {"stiffness",        kTypeNum,    OPT(stiffness),       0, INFINITY, 1, 1, "N/m",
+   "lagged/similar: contact stiffness (per geom: acs_stiffness@GEOM)"},
+  {"dissipation",      kTypeNum,    OPT(dissipation),     0, INFINITY, 0, 1, "s/m",
+   "lagged/similar: Hunt & Crossley dissipation (per geom: acs_dissipation@GEOM)"},
+  {"stiction_tolerance", kTypeNum,  OPT(stiction_tolerance), 0, INFINITY, 1, 1, "m/s",
+   "lagged/similar: regularization velocity of friction"},
+  {"near_rigid",       kTypeBool,   OPT(near_rigid),      0, 1,       0, 0, "",
+   "lagged/similar: clamp stiffness to the near-rigid limit 4 pi^2 / (w h^2)"},
+  {"newton_tolerance", kTypeNum,    OPT(newton_tolerance), 0, INFINITY, 0, 1, "",
+   "lagged/similar: relative momentum residual ending the Newton iterations"},
   {"raisim_alpha",     kTypeNum,    OPT(raisim_alpha),    0, 1,       1, 0, "",
    "RaiSim initial relaxation of the contact update"},
   {"raisim_alpha_min", kTypeNum,    OPT(raisim_alpha_min), 0, 1,      1, 0, "",
@@ -109,6 +119,11 @@ void acs_defaultSettings(acsSettings* s) {
   s->admm_power = 0.2;
   s->admm_factor = 0.05;
   s->admm_ratio = 10;
+  s->stiffness = 1e6;
+  s->dissipation = 10;
+  s->stiction_tolerance = 1e-4;
+  s->near_rigid = 0;
+  s->newton_tolerance = 1e-5;
   s->raisim_alpha = 1;
   s->raisim_alpha_min = 0.1;
   s->raisim_gamma = 0.99;
@@ -355,10 +370,11 @@ void acs_describeOptions(char* buf, int buf_sz) {
 int acs_modelSettings(acsSettings* s, const mjModel* m, char* error, int error_sz) {
   char msg[acsNERROR], text[64];
 
-  // <custom><numeric name="acs_*"/>: exactly one number
+  // <custom><numeric name="acs_*"/>: exactly one number (per-geom overrides NAME@GEOM are read
+  // by acs_geomMaterials)
   for (int i=0; i < m->nnumeric; i++) {
     const char* name = m->names + m->name_numericadr[i];
-    if (strncmp(name, "acs_", 4)) {
+    if (strncmp(name, "acs_", 4) || strchr(name, '@')) {
       continue;
     }
     const optionInfo* o = findOption(name);
@@ -410,4 +426,38 @@ int acs_modelSettings(acsSettings* s, const mjModel* m, char* error, int error_s
     }
   }
   return acs_validateSettings(s, error, error_sz);
+}
+
+
+int acs_geomMaterials(mjtNum* stiffness, mjtNum* dissipation, const mjModel* m,
+                      char* error, int error_sz) {
+  for (int g=0; g < m->ngeom; g++) {
+    stiffness[g] = dissipation[g] = NAN;
+  }
+  for (int i=0; i < m->nnumeric; i++) {
+    const char* name = m->names + m->name_numericadr[i];
+    const char* at = strchr(name, '@');
+    if (strncmp(name, "acs_", 4) || !at) {
+      continue;
+    }
+    int isk = !strncmp(name, "acs_stiffness@", 14), isd = !strncmp(name, "acs_dissipation@", 16);
+    if (!isk && !isd) {
+      acs_formatError(error, error_sz, "<custom> numeric %s: per-geom overrides are "
+                      "acs_stiffness@GEOM and acs_dissipation@GEOM", name);
+      return -1;
+    }
+    int g = mj_name2id(m, mjOBJ_GEOM, at + 1);
+    if (g < 0) {
+      acs_formatError(error, error_sz, "<custom> numeric %s: no geom named '%s'", name, at + 1);
+      return -1;
+    }
+    mjtNum v = m->numeric_data[m->numeric_adr[i]];
+    if (m->numeric_size[i] != 1 || !isfinite(v) || (isk ? !(v > 0) : !(v >= 0))) {
+      acs_formatError(error, error_sz, "<custom> numeric %s: must be one finite number %s",
+                      name, isk ? "> 0 (N/m)" : ">= 0 (s/m)");
+      return -1;
+    }
+    (isk ? stiffness : dissipation)[g] = v;
+  }
+  return 0;
 }

@@ -13,4 +13,12 @@ int acs_optionCount(void);
 // name of option i without the acs_ prefix (the plugin config key), or NULL
 const char* acs_optionName(int i);
 
+#include <mujoco/mujoco.h>
+
+// per-geom materials of the compliant models from <custom> numeric acs_stiffness@GEOM and
+// acs_dissipation@GEOM: stiffness, dissipation (ngeom) get the values, NaN where not set.
+// Return 0, or -1 with a message naming the field
+int acs_geomMaterials(mjtNum* stiffness, mjtNum* dissipation, const mjModel* m,
+                      char* error, int error_sz);
+
 #endif  // ACS_PLUGIN_SETTINGS_H_

@@ -16,7 +16,7 @@
 #include "context.h"
 #include "metrics.h"
 
-const acsSolverInfo acsSOLVERS[acsNSOLVER] = {
+const acsSolverInfo acsSOLVERS[] = {
   [acsSOL_NATIVE]   = {"native", "MuJoCo's own constraint solver (soft convex model), as mj_step",
                        -1, NULL, NULL},
   [acsSOL_PGS]      = {"pgs", "NCP with De Saxce correction, projected Gauss-Seidel",
@@ -31,6 +31,10 @@ const acsSolverInfo acsSOLVERS[acsNSOLVER] = {
                        acsMODEL_CCP, acs_pgsWorkspace, acs_pgsSolve},
   [acsSOL_CCP_ADMM] = {"ccp-admm", "CCP (convex relaxation, gliding), ADMM",
                        acsMODEL_CCP, acs_admmWorkspace, acs_admmSolve},
+  [acsSOL_LAGGED]   = {"lagged", "Irrotational Contact Fields, Lagged: compliant, Newton",
+                       acsMODEL_COMPLIANT, acs_icfWorkspace, acs_icfSolve},
+  [acsSOL_SIMILAR]  = {"similar", "Irrotational Contact Fields, Similar: compliant, Newton",
+                       acsMODEL_COMPLIANT, acs_icfWorkspace, acs_icfSolve},
 };
 _Static_assert(sizeof(acsSOLVERS)/sizeof(acsSOLVERS[0]) == acsNSOLVER, "solver table incomplete");
 
@@ -124,6 +128,11 @@ int acs_solve(mjtNum* force, acsStats* stats, acsSolverState* state, const acsPr
   if (p->nefc == 0) {
     stats->status = acsSTATUS_EMPTY;
     return acsSTATUS_EMPTY;
+  }
+  int primal = (solver == acsSOL_LAGGED || solver == acsSOL_SIMILAR);
+  if (primal ? (!p->M || !p->vfree || !p->vel || !p->pos) : !p->Y) {
+    stats->status = acsSTATUS_ERROR;   // the problem lacks what this solver needs
+    return acsSTATUS_ERROR;
   }
 
   // align the caller's block to 64 bytes
@@ -455,7 +464,7 @@ int acs_checkProblem(const acsProblem* p, char* error, int error_sz) {
       return -1;
     }
     if (checkRow(p->J_colind + p->J_rowadr[r], p->J_rownnz[r], p->nv) ||
-        checkRow(p->Y_colind + p->Y_rowadr[r], p->Y_rownnz[r], p->nv)) {
+        (p->Y && checkRow(p->Y_colind + p->Y_rowadr[r], p->Y_rownnz[r], p->nv))) {
       acs_formatError(error, error_sz, "row %d: column indices of J or Y must be sorted and in "
                       "[0, %d)", r, p->nv);
       return -1;
@@ -466,7 +475,7 @@ int acs_checkProblem(const acsProblem* p, char* error, int error_sz) {
         return -1;
       }
     }
-    for (int i=0; i < p->Y_rownnz[r]; i++) {
+    for (int i=0; p->Y && i < p->Y_rownnz[r]; i++) {
       if (!isfinite(p->Y[p->Y_rowadr[r] + i])) {
         acs_formatError(error, error_sz, "row %d: Y has a non-finite value", r);
         return -1;

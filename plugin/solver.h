@@ -37,6 +37,9 @@ int    acs_pgsSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void*
 size_t acs_admmWorkspace(const acsProblem* p, const acsSettings* s);
 int    acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
                      const acsProblem* p, const acsSettings* s);
+size_t acs_icfWorkspace(const acsProblem* p, const acsSettings* s);
+int    acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
+                    const acsProblem* p, const acsSettings* s);
 size_t acs_raisimWorkspace(const acsProblem* p, const acsSettings* s);
 int    acs_raisimSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
                        const acsProblem* p, const acsSettings* s);

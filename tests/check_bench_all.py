@@ -11,7 +11,7 @@ import sys
 import tempfile
 
 bench, test_models, shared = sys.argv[1], sys.argv[2], sys.argv[3]
-solvers = "mujoco,native,pgs,admm,raisim,lcp-pgs,ccp-pgs,ccp-admm"
+solvers = "mujoco,native,pgs,admm,raisim,lcp-pgs,ccp-pgs,ccp-admm,lagged,similar"
 models = sorted(glob.glob(os.path.join(test_models, "*.xml")))
 models += sorted(glob.glob(os.path.join(shared, "*.xml")))
 failures = 0
@@ -41,7 +41,7 @@ with tempfile.TemporaryDirectory() as tmp:
             else:
                 print("check failed: %s %s: bad status" % (model, r["solver"]))
                 failures += 1
-        if len(runs) != 8:
+        if len(runs) != 10:
             print("check failed: %s: %d runs" % (model, len(runs)))
             failures += 1
         print(os.path.basename(model) + ": " + ", ".join(line))

@@ -26,6 +26,8 @@ typedef enum acstSolver_ {        // contact model and solver
   acsSOL_LCP_PGS,                 // LCP (box-linearized cone), projected Gauss-Seidel
   acsSOL_CCP_PGS,                 // CCP (convex relaxation), projected Gauss-Seidel
   acsSOL_CCP_ADMM,                // CCP (convex relaxation), ADMM
+  acsSOL_LAGGED,                  // Irrotational Contact Fields, Lagged model (Newton)
+  acsSOL_SIMILAR,                 // Irrotational Contact Fields, Similar model (Newton)
 
   acsNSOLVER                      // number of solvers
 } acstSolver;
@@ -34,6 +36,8 @@ typedef enum acstModel_ {         // contact law a solution is checked against
   acsMODEL_NCP = 0,               // K ∋ f _|_ a + Gamma(a) ∈ K*  (Signorini, Coulomb, max. dissipation)
   acsMODEL_CCP,                   // K ∋ f _|_ a ∈ K*            (convex relaxation: gliding)
   acsMODEL_LCP,                   // box cone |f_k| <= mu_k f_n with the L1 De Saxce term
+  acsMODEL_COMPLIANT,             // compliant potentials (lagged, similar): no complementarity;
+                                  //   residuals are reported against the NCP
 
   acsNMODEL                       // number of models
 } acstModel;
@@ -96,11 +100,23 @@ typedef struct acsProblem_ {
   const int*    block_island;     // island of block                                (nblock x 1)
   const int*    island_nefc;      // rows in island                                 (nisland x 1)
 
+  // compliant contact (lagged, similar); Nullable: the settings' defaults
+  const mjtNum* block_stiffness;  // contact stiffness, N/m                         (nblock x 1)
+  const mjtNum* block_dissipation;  // Hunt & Crossley dissipation, s/m            (nblock x 1)
+
   // rows
   const mjtNum* b;                // free acceleration including the bias:  a = G f + b (nefc x 1)
   const mjtNum* R;                // compliance added to diag(G); Nullable: zero      (nefc x 1)
+  const mjtNum* vel;              // constraint velocity at the start of the step J qvel, m/s
+                                  //   (MuJoCo's efc_vel: includes surface velocity)  (nefc x 1)
+  const mjtNum* vfree;            // free constraint velocity after the step J v*, m/s,
+                                  //   v* = qvel + h qacc_smooth (no bias)             (nefc x 1)
+  const mjtNum* pos;              // constraint violation: signed distance (contact and limit
+                                  //   normal rows), residual (equality), 0 otherwise (nefc x 1)
 
-  // sparse Jacobian J (CSR) and Y = M^-1 J' stored by rows (CSR)
+  // sparse Jacobian J (CSR) and Y = M^-1 J' stored by rows (CSR); the rows of a block share
+  // their column pattern. Y is Nullable: only the dual solvers (pgs, admm, raisim and their
+  // relaxations) and acs_evaluateProblem use it
   const int*    J_rownnz;         // non-zeros in row                                 (nefc x 1)
   const int*    J_rowadr;         // row address in J_colind and J                    (nefc x 1)
   const int*    J_colind;         // column (dof) indices                             (nnzJ x 1)
@@ -109,6 +125,13 @@ typedef struct acsProblem_ {
   const int*    Y_rowadr;         // row address in Y_colind and Y                    (nefc x 1)
   const int*    Y_colind;         // column (dof) indices                             (nnzY x 1)
   const mjtNum* Y;                // values                                           (nnzY x 1)
+
+  // mass matrix, lower triangle in MuJoCo's sparse layout (row i: ancestors of dof i, then i);
+  // needed by the primal solvers (lagged, similar); Nullable otherwise
+  const int*    M_rownnz;         // non-zeros in row                                 (nv x 1)
+  const int*    M_rowadr;         // row address                                      (nv x 1)
+  const int*    M_colind;         // column indices, ascending, diagonal last         (nC x 1)
+  const mjtNum* M;                // values                                           (nC x 1)
 } acsProblem;
 
 
@@ -151,6 +174,18 @@ typedef struct acsSettings_ {
   mjtNum admm_ratio;              // primal/dual residual ratio triggering an update, > 1
                                   //                                            default: 10
 
+  // Irrotational Contact Fields (lagged, similar): compliant Hunt & Crossley contact
+  mjtNum stiffness;               // contact stiffness k, N/m, > 0 (per-geom overrides:
+                                  //   <custom> numeric acs_stiffness@GEOM)         default: 1e6
+  mjtNum dissipation;             // Hunt & Crossley dissipation d, s/m, >= 0 (per geom:
+                                  //   acs_dissipation@GEOM)                       default: 10
+  mjtNum stiction_tolerance;      // regularization velocity of friction v_s, m/s, > 0
+                                  //                                            default: 1e-4
+  int    near_rigid;              // clamp stiffness to the near-rigid limit 4 pi^2 / (w h^2), 0/1
+                                  //                                            default: 0
+  mjtNum newton_tolerance;        // relative momentum residual ending the Newton iterations
+                                  //                                            default: 1e-5
+
   // RaiSim (raisim)
   mjtNum raisim_alpha;            // initial relaxation of the contact update, (0, 1] default: 1
   mjtNum raisim_alpha_min;        // its floor, (0, 1]                          default: 0.1
@@ -181,6 +216,7 @@ typedef struct acsStats_ {
   int    ncontact;                // contact blocks
   int    nwarm;                   // blocks whose initial force came from the previous step
   int    nfactor;                 // matrix factorizations (ADMM: one per penalty change)
+  int    nevaluation;             // line-search evaluations (lagged, similar)
   mjtNum rho;                     // ADMM penalty at the end of the solve (1/kg)
 
   // physical criteria (computed when settings.metrics is 1; otherwise 0)

@@ -1,0 +1,561 @@
+// Copyright 2026 The acs authors.
+//
+// The Irrotational Contact Fields solvers lagged and similar (Castro, Han, Masterjohn): one
+// strongly convex problem per step in the velocity change u = v - v* (v* = qvel + h qacc_smooth),
+//   min_u  1/2 u' M u + sum_k l_k(vfree_k + J_k u),
+// with l_k the block potentials of icf.c (Hunt & Crossley contact with regularized friction,
+// near-rigid SAP-style potentials for equality, limit and friction-loss rows). Its gradient is
+// the momentum residual r = M u - J' gamma, its Hessian H = M + J' G J (SPD). Newton's method
+// with an exact line search (Newton-Raphson on l'(alpha) = 0 safeguarded by bisection, O(n)
+// per evaluation) converges to the relative tolerance of the paper, stopping when
+//   |D r| <= eps_r max(|D M u|, |D J' gamma|),   D = diag(M)^-1/2   (Drake's criterion).
+//
+// H is factorized in MuJoCo's sparse mass-matrix pattern (each dof coupled to its ancestors:
+// no fill), with MuJoCo's LDL' elimination: J' G J stays in that pattern when a block's dofs lie
+// on one chain of one tree (a robot touching the ground). Couplings outside the pattern (two
+// trees or two branches in contact) are left out of the factor, which then preconditions
+// conjugate gradients on the full H; no dense nv x nv matrix is ever formed.
+//
+// The impulses are returned as forces gamma / h in acs's layout, so acs's write-back gives
+// v+ = v* + M^-1 J' gamma = v* + u.
+
+#include <math.h>
+#include <string.h>
+
+#include <mujoco/mujoco.h>
+#include <acs/acs.h>
+#include "icf.h"
+#include "metrics.h"
+#include "solver.h"
+
+#define kAlphaMax 1.5             // line search interval [0, 1.5] (Drake)
+#define kLineTolerance 1e-8       // line search: |l'(alpha)| <= tol |l'(0)| (Drake)
+#define kLineMaxEval 100          // line search evaluations per Newton iteration (Drake)
+#define kCGTolerance 1e-10        // conjugate gradients: relative residual of the Newton step
+#define kCGMaxIter 500            // conjugate gradients: iteration limit
+#define kNearRigidBeta 1.0        // SAP near-rigid: the constraint's period is beta h
+
+typedef struct icfWork_ {
+  acsICFBlock* blk;               // block constants                          (nblock)
+  int*    Gadr;                   // address of block k's Hessian in G        (nblock)
+  mjtNum* G;                      // block Hessians                           (sum dim^2)
+  mjtNum *vc, *dvc, *gamma, *gtry; // constraint space                        (nefc)
+  mjtNum *u, *du, *grad, *Mu, *Mdu, *w; // dof space                         (nv)
+  mjtNum *cr, *cp, *cq, *cz;      // conjugate gradients                      (nv)
+  mjtNum *H, *Dinv;               // factor in M's pattern                    (nC), (nv)
+  mjtNum *Jl, *GJ;                // block-local dense J and G J              (6 nv)
+  int*    local;                  // dof -> position in the block's pattern   (nv)
+  mjtNum *f, *a;                  // forces and velocities for the residual   (nefc)
+  int     offpattern;             // H has couplings outside M's pattern
+} icfWork;
+
+
+static int nnzM(const acsProblem* p) {
+  return p->nv ? p->M_rowadr[p->nv-1] + p->M_rownnz[p->nv-1] : 0;
+}
+
+
+static void icfLayout(icfWork* iw, acsArena* arena, const acsProblem* p) {
+  size_t nG = 0;
+  for (int k=0; k < p->nblock; k++) {
+    nG += (size_t)p->block_dim[k] * p->block_dim[k];
+  }
+  int n = p->nefc, nv = p->nv;
+  iw->blk   = acs_arenaAlloc(arena, p->nblock, sizeof(acsICFBlock));
+  iw->Gadr  = acs_arenaAlloc(arena, p->nblock, sizeof(int));
+  iw->G     = acs_arenaAlloc(arena, nG, sizeof(mjtNum));
+  iw->vc    = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  iw->dvc   = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  iw->gamma = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  iw->gtry  = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  iw->f     = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  iw->a     = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  iw->u     = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
+  iw->du    = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
+  iw->grad  = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
+  iw->Mu    = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
+  iw->Mdu   = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
+  iw->w     = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
+  iw->cr    = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
+  iw->cp    = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
+  iw->cq    = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
+  iw->cz    = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
+  iw->H     = acs_arenaAlloc(arena, p->M ? nnzM(p) : 0, sizeof(mjtNum));
+  iw->Dinv  = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
+  iw->Jl    = acs_arenaAlloc(arena, 6*(size_t)nv, sizeof(mjtNum));
+  iw->GJ    = acs_arenaAlloc(arena, 6*(size_t)nv, sizeof(mjtNum));
+  iw->local = acs_arenaAlloc(arena, nv, sizeof(int));
+}
+
+
+size_t acs_icfWorkspace(const acsProblem* p, const acsSettings* s) {
+  (void)s;
+  icfWork iw;
+  acsArena arena = {NULL, 0};
+  icfLayout(&iw, &arena, p);
+  return arena.used;
+}
+
+
+//---------------------------------- block constants -----------------------------------------------
+
+// Delassus diagonal J_r M^-1 J_r' of row r, with M factorized in iw->H (x: nv scratch)
+static mjtNum rowDelassus(icfWork* iw, const acsProblem* p, int r, mjtNum* x);
+
+static void blockConstants(icfWork* iw, const acsProblem* p, const acsSettings* s, int similar) {
+  mjtNum h = p->timestep;
+  mjtNum taud = kNearRigidBeta * h / mjPI;       // SAP's near-rigid dissipation time scale
+  int adrG = 0;
+  for (int k=0; k < p->nblock; k++) {
+    acsICFBlock* c = iw->blk + k;
+    int adr = p->block_adr[k], dim = p->block_dim[k];
+    memset(c, 0, sizeof(acsICFBlock));
+    iw->Gadr[k] = adrG;
+    adrG += dim*dim;
+    c->dim = dim;
+    c->h = h;
+
+    if (p->block_type[k] == acsBLOCK_CONTACT) {
+      const mjtNum* mu = p->block_mu + 5*k;
+      c->kind = similar ? acsICF_SIMILAR : acsICF_LAGGED;
+      c->k = p->block_stiffness ? p->block_stiffness[k] : s->stiffness;
+      c->d = p->block_dissipation ? p->block_dissipation[k] : s->dissipation;
+      c->phi0 = p->pos[adr];
+      c->eps = s->stiction_tolerance;
+      if (dim >= 3) {
+        c->mu = mju_max(mu[0], mu[1]);
+        c->scale[0] = c->mu > 0 ? mu[0] / c->mu : 0;
+        c->scale[1] = c->mu > 0 ? mu[1] / c->mu : 0;
+      }
+      for (int j=3; j < dim; j++) {
+        c->mu_rot[j-3] = mu[j-1];
+      }
+
+      // near-rigid clamp: the contact's natural period is at least h
+      if (s->near_rigid) {
+        mjtNum w = rowDelassus(iw, p, adr, iw->w);
+        if (w > 0) {
+          c->k = mju_min(c->k, 4*mjPI*mjPI / (w * h*h));
+        }
+      }
+
+      // the friction bound of Lagged: the force law at the start-of-step state
+      c->gn0 = h * c->k * mju_max(0, -c->phi0) * mju_max(0, 1 - c->d * p->vel[adr]);
+      continue;
+    }
+
+    // near-rigid rows: R = beta^2 w / (4 pi^2), vhat = -phi / (h + tau_d)
+    c->kind = p->block_type[k] == acsBLOCK_EQUALITY ? acsICF_BILATERAL :
+              p->block_type[k] == acsBLOCK_LIMIT ? acsICF_LIMIT : acsICF_BOX;
+    c->fmax = p->block_floss[k] * h;
+    for (int r=0; r < dim; r++) {
+      mjtNum w = rowDelassus(iw, p, adr+r, iw->w);
+      c->R[r] = mju_max(kNearRigidBeta*kNearRigidBeta * w / (4*mjPI*mjPI), mjMINVAL);
+      c->vhat[r] = c->kind == acsICF_BOX ? 0 : -p->pos[adr+r] / (h + taud);
+    }
+  }
+}
+
+
+//---------------------------------- evaluation ----------------------------------------------------
+
+// vc = vfree + J u
+static void constraintVelocity(mjtNum* vc, const acsProblem* p, const mjtNum* u) {
+  for (int r=0; r < p->nefc; r++) {
+    const int* col = p->J_colind + p->J_rowadr[r];
+    const mjtNum* J = p->J + p->J_rowadr[r];
+    mjtNum s = p->vfree[r];
+    for (int i=0; i < p->J_rownnz[r]; i++) {
+      s += J[i] * u[col[i]];
+    }
+    vc[r] = s;
+  }
+}
+
+
+// dv = J du
+static void mulJ(mjtNum* dv, const acsProblem* p, const mjtNum* du) {
+  for (int r=0; r < p->nefc; r++) {
+    const int* col = p->J_colind + p->J_rowadr[r];
+    const mjtNum* J = p->J + p->J_rowadr[r];
+    mjtNum s = 0;
+    for (int i=0; i < p->J_rownnz[r]; i++) {
+      s += J[i] * du[col[i]];
+    }
+    dv[r] = s;
+  }
+}
+
+
+// out += J' g
+static void addJT(mjtNum* out, const acsProblem* p, const mjtNum* g) {
+  for (int r=0; r < p->nefc; r++) {
+    if (g[r] == 0) continue;
+    const int* col = p->J_colind + p->J_rowadr[r];
+    const mjtNum* J = p->J + p->J_rowadr[r];
+    for (int i=0; i < p->J_rownnz[r]; i++) {
+      out[col[i]] += J[i] * g[r];
+    }
+  }
+}
+
+
+// out = M v (lower triangle stored)
+static void mulM(mjtNum* out, const acsProblem* p, const mjtNum* v) {
+  mju_zero(out, p->nv);
+  for (int i=0; i < p->nv; i++) {
+    int adr = p->M_rowadr[i], n = p->M_rownnz[i];
+    for (int j=0; j < n-1; j++) {
+      int c = p->M_colind[adr+j];
+      out[i] += p->M[adr+j] * v[c];
+      out[c] += p->M[adr+j] * v[i];
+    }
+    out[i] += p->M[adr+n-1] * v[i];
+  }
+}
+
+
+// potentials of every block at velocities v: total cost, impulses gamma, Hessians G (if wanted)
+static mjtNum potentials(mjtNum* gamma, icfWork* iw, const acsProblem* p, const mjtNum* v,
+                         int hessian) {
+  mjtNum cost = 0;
+  for (int k=0; k < p->nblock; k++) {
+    int adr = p->block_adr[k];
+    cost += acsu_icfPotential(gamma + adr, hessian ? iw->G + iw->Gadr[k] : NULL, iw->blk + k,
+                              v + adr);
+  }
+  return cost;
+}
+
+
+//---------------------------------- Hessian -------------------------------------------------------
+
+// H = M + (J' G J within M's pattern) (only M if not flg_contact), factorized in place as
+// L' D L (MuJoCo's elimination); sets offpattern when J' G J has couplings outside the pattern
+static void factorHessian(icfWork* iw, const acsProblem* p, int flg_contact) {
+  int nv = p->nv;
+  mju_copy(iw->H, p->M, nnzM(p));
+  iw->offpattern = 0;
+  for (int i=0; i < nv; i++) {
+    iw->local[i] = -1;
+  }
+
+  for (int k=0; k < p->nblock && flg_contact; k++) {
+    int adr = p->block_adr[k], dim = p->block_dim[k];
+    const mjtNum* G = iw->G + iw->Gadr[k];
+    int nonzero = 0;
+    for (int i=0; i < dim*dim && !nonzero; i++) {
+      nonzero = G[i] != 0;
+    }
+    if (!nonzero) {
+      continue;
+    }
+
+    // block-local dense J (dim x np) over the block's shared column pattern, and G J
+    int np = p->J_rownnz[adr];
+    const int* pat = p->J_colind + p->J_rowadr[adr];
+    for (int c=0; c < np; c++) {
+      iw->local[pat[c]] = c;
+    }
+    for (int r=0; r < dim; r++) {
+      mju_copy(iw->Jl + r*np, p->J + p->J_rowadr[adr+r], np);
+    }
+    mju_mulMatMat(iw->GJ, G, iw->Jl, dim, dim, np);
+
+    // in-pattern entries: row i of the pattern against its ancestors in the pattern
+    long inpattern = 0;
+    for (int a=0; a < np; a++) {
+      int i = pat[a];
+      int radr = p->M_rowadr[i], rn = p->M_rownnz[i];
+      for (int j=0; j < rn; j++) {
+        int col = p->M_colind[radr+j];
+        int b = iw->local[col];
+        if (b < 0) {
+          continue;
+        }
+        mjtNum v = 0;
+        for (int r=0; r < dim; r++) {
+          v += iw->Jl[r*np + a] * iw->GJ[r*np + b];
+        }
+        iw->H[radr+j] += v;
+        inpattern++;
+      }
+    }
+    if (inpattern < (long)np*(np+1)/2) {
+      iw->offpattern = 1;
+    }
+    for (int c=0; c < np; c++) {
+      iw->local[pat[c]] = -1;
+    }
+  }
+
+  // L' D L in place (mj_factorI's elimination: rows of a dof's ancestors are prefixes)
+  for (int j=nv-1; j >= 0; j--) {
+    int start = p->M_rowadr[j], diag = p->M_rownnz[j] - 1, end = start + diag;
+    mjtNum invD = 1 / mju_max(iw->H[end], mjMINVAL);
+    iw->Dinv[j] = invD;
+    for (int adr=end-1; adr >= start; adr--) {
+      int i = p->M_colind[adr];
+      mju_addToScl(iw->H + p->M_rowadr[i], iw->H + start, -iw->H[adr] * invD, p->M_rownnz[i]);
+    }
+    mju_scl(iw->H + start, iw->H + start, invD, diag);
+  }
+}
+
+
+// x <- (L' D L)^-1 x with the factor of factorHessian
+static void solveFactor(mjtNum* x, const icfWork* iw, const acsProblem* p) {
+  int nv = p->nv;
+  for (int i=nv-1; i >= 0; i--) {
+    mjtNum xi = x[i];
+    if (xi == 0) continue;
+    int start = p->M_rowadr[i], end = start + p->M_rownnz[i] - 1;
+    for (int adr=start; adr < end; adr++) {
+      x[p->M_colind[adr]] -= iw->H[adr] * xi;
+    }
+  }
+  for (int i=0; i < nv; i++) {
+    x[i] *= iw->Dinv[i];
+  }
+  for (int i=0; i < nv; i++) {
+    int start = p->M_rowadr[i], n = p->M_rownnz[i] - 1;
+    mjtNum s = 0;
+    for (int j=0; j < n; j++) {
+      s += iw->H[start+j] * x[p->M_colind[start+j]];
+    }
+    x[i] -= s;
+  }
+}
+
+
+static mjtNum rowDelassus(icfWork* iw, const acsProblem* p, int r, mjtNum* x) {
+  mju_zero(x, p->nv);
+  const int* col = p->J_colind + p->J_rowadr[r];
+  const mjtNum* J = p->J + p->J_rowadr[r];
+  for (int i=0; i < p->J_rownnz[r]; i++) {
+    x[col[i]] = J[i];
+  }
+  solveFactor(x, iw, p);
+  mjtNum g = 0;
+  for (int i=0; i < p->J_rownnz[r]; i++) {
+    g += J[i] * x[col[i]];
+  }
+  return g;
+}
+
+
+// out = H v = M v + J' G J v
+static void mulH(mjtNum* out, icfWork* iw, const acsProblem* p, const mjtNum* v) {
+  mulM(out, p, v);
+  mulJ(iw->dvc, p, v);
+  for (int k=0; k < p->nblock; k++) {
+    int adr = p->block_adr[k], dim = p->block_dim[k];
+    mju_mulMatVec(iw->gtry + adr, iw->G + iw->Gadr[k], iw->dvc + adr, dim, dim);
+  }
+  addJT(out, p, iw->gtry);
+}
+
+
+// du = -H^-1 grad: the factor solves it when H lies in M's pattern, otherwise it preconditions
+// conjugate gradients
+static void newtonStep(icfWork* iw, const acsProblem* p) {
+  int nv = p->nv;
+  mju_scl(iw->du, iw->grad, -1, nv);
+  solveFactor(iw->du, iw, p);
+  if (!iw->offpattern) {
+    return;
+  }
+
+  mjtNum *x = iw->du, *r = iw->cr, *pp = iw->cp, *q = iw->cq, *z = iw->cz;
+  mulH(q, iw, p, x);
+  mjtNum bnorm = mju_norm(iw->grad, nv);
+  for (int i=0; i < nv; i++) {
+    r[i] = -iw->grad[i] - q[i];
+  }
+  mju_copy(z, r, nv);
+  solveFactor(z, iw, p);
+  mju_copy(pp, z, nv);
+  mjtNum rz = mju_dot(r, z, nv);
+  for (int it=0; it < kCGMaxIter && mju_norm(r, nv) > kCGTolerance * bnorm && rz > 0; it++) {
+    mulH(q, iw, p, pp);
+    mjtNum pq = mju_dot(pp, q, nv);
+    if (pq <= 0) {
+      break;
+    }
+    mjtNum alpha = rz / pq;
+    mju_addToScl(x, pp, alpha, nv);
+    mju_addToScl(r, q, -alpha, nv);
+    mju_copy(z, r, nv);
+    solveFactor(z, iw, p);
+    mjtNum rznew = mju_dot(r, z, nv);
+    mjtNum beta = rznew / rz;
+    rz = rznew;
+    for (int i=0; i < nv; i++) {
+      pp[i] = z[i] + beta * pp[i];
+    }
+  }
+}
+
+
+//---------------------------------- exact line search ---------------------------------------------
+
+// l'(alpha) and l''(alpha) along du (Mu, Mdu, duMdu precomputed; dvc = J du)
+static void lineDerivatives(mjtNum* d1, mjtNum* d2, icfWork* iw, const acsProblem* p,
+                            mjtNum alpha, mjtNum duMu, mjtNum duMdu) {
+  for (int r=0; r < p->nefc; r++) {
+    iw->a[r] = iw->vc[r] + alpha * iw->dvc[r];
+  }
+  potentials(iw->gtry, iw, p, iw->a, 1);
+  *d1 = duMu + alpha*duMdu - mju_dot(iw->dvc, iw->gtry, p->nefc);
+  mjtNum curv = duMdu;
+  for (int k=0; k < p->nblock; k++) {
+    int adr = p->block_adr[k], dim = p->block_dim[k];
+    const mjtNum* G = iw->G + iw->Gadr[k];
+    for (int i=0; i < dim; i++) {
+      for (int j=0; j < dim; j++) {
+        curv += iw->dvc[adr+i] * G[i*dim+j] * iw->dvc[adr+j];
+      }
+    }
+  }
+  *d2 = curv;
+}
+
+
+// minimizer of the cost along du in [0, kAlphaMax]: Newton-Raphson on l'(alpha) = 0 with a
+// bisection fallback inside the bracket (rtsafe); return alpha (0: no descent)
+static mjtNum lineSearch(icfWork* iw, const acsProblem* p, int* neval) {
+  int nv = p->nv;
+  mulM(iw->Mdu, p, iw->du);
+  mulJ(iw->dvc, p, iw->du);
+  mjtNum duMu = mju_dot(iw->du, iw->Mu, nv), duMdu = mju_dot(iw->du, iw->Mdu, nv);
+
+  mjtNum d0, c0, dmax, cmax;
+  lineDerivatives(&d0, &c0, iw, p, 0, duMu, duMdu);
+  (*neval)++;
+  if (!(d0 < 0)) {
+    return 0;
+  }
+  lineDerivatives(&dmax, &cmax, iw, p, kAlphaMax, duMu, duMdu);
+  (*neval)++;
+  if (dmax <= 0) {
+    return kAlphaMax;
+  }
+
+  mjtNum lo = 0, hi = kAlphaMax;
+  mjtNum alpha = mju_min(-d0 / c0, kAlphaMax);
+  for (int it=0; it < kLineMaxEval; it++) {
+    mjtNum d1, d2;
+    lineDerivatives(&d1, &d2, iw, p, alpha, duMu, duMdu);
+    (*neval)++;
+    if (mju_abs(d1) <= kLineTolerance * mju_abs(d0)) {
+      break;
+    }
+    if (d1 < 0) {
+      lo = alpha;
+    } else {
+      hi = alpha;
+    }
+    if (hi - lo <= 1e-14 * hi) {
+      break;
+    }
+    mjtNum next = alpha - d1 / d2;
+    alpha = (d2 > 0 && next > lo && next < hi) ? next : 0.5*(lo + hi);
+  }
+  return alpha;
+}
+
+
+//---------------------------------- solve ---------------------------------------------------------
+
+int acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
+                 const acsProblem* p, const acsSettings* s) {
+  (void)state;
+  if (!p->M || !p->vfree || !p->vel || !p->pos) {
+    return acsSTATUS_ERROR;   // the primal solvers need the mass matrix and velocities
+  }
+  icfWork iw;
+  acsArena arena = {work, 0};
+  icfLayout(&iw, &arena, p);
+  int nv = p->nv, n = p->nefc;
+  mjtNum h = p->timestep;
+
+  // M factorized: the rows' Delassus diagonals for the near-rigid potentials, and the warm
+  // start u = M^-1 J' gamma of the previous forces
+  factorHessian(&iw, p, 0);
+  blockConstants(&iw, p, s, s->solver == acsSOL_SIMILAR);
+  for (int r=0; r < n; r++) {
+    iw.f[r] = force[r] * h;
+  }
+  mju_zero(iw.u, nv);
+  addJT(iw.u, p, iw.f);
+  solveFactor(iw.u, &iw, p);
+
+  stats->niter = stats->nhistory = stats->nfactor = stats->nevaluation = 0;
+  int status = acsSTATUS_MAXITER;
+  for (int iter=0; ; iter++) {
+    // gradient r = M u - J' gamma at u
+    constraintVelocity(iw.vc, p, iw.u);
+    potentials(iw.gamma, &iw, p, iw.vc, 1);
+    mulM(iw.Mu, p, iw.u);
+    mju_copy(iw.grad, iw.Mu, nv);
+    mju_zero(iw.w, nv);
+    addJT(iw.w, p, iw.gamma);
+    mju_subFrom(iw.grad, iw.w, nv);
+
+    // relative momentum residual (Drake): |D r| <= eps max(|D M u|, |D J' gamma|)
+    mjtNum rn = 0, mn = 0, jn = 0;
+    for (int i=0; i < nv; i++) {
+      mjtNum Dii = 1 / p->M[p->M_rowadr[i] + p->M_rownnz[i] - 1];
+      rn += iw.grad[i]*iw.grad[i] * Dii;
+      mn += iw.Mu[i]*iw.Mu[i] * Dii;
+      jn += iw.w[i]*iw.w[i] * Dii;
+    }
+    int converged = mju_sqrt(rn) <= 1e-14 + s->newton_tolerance * mju_sqrt(mju_max(mn, jn));
+
+    // the common NCP residual of the forces gamma / h, recorded after every iteration, with the
+    // velocity of the iterate: a = (J u) / h + b (= G f + b at convergence, u = M^-1 J' gamma)
+    if (iter > 0) {
+      for (int r=0; r < n; r++) {
+        iw.f[r] = iw.gamma[r] / h;
+        iw.a[r] = (iw.vc[r] - p->vfree[r]) / h + p->b[r];
+      }
+      mjtNum ncp = acs_residual(p, iw.f, iw.a, acsMODEL_NCP);
+      stats->residual = ncp;
+      if (iter - 1 < acsNHISTORY) {
+        stats->history[iter-1] = ncp;
+        stats->nhistory = iter;
+      }
+    }
+    if (converged) {
+      status = acsSTATUS_CONVERGED;
+      break;
+    }
+    if (iter >= s->maxiter) {
+      break;
+    }
+    if (!isfinite(rn)) {
+      status = acsSTATUS_DIVERGED;
+      break;
+    }
+
+    // Newton step and exact line search
+    factorHessian(&iw, p, 1);
+    stats->nfactor++;
+    newtonStep(&iw, p);
+    mjtNum alpha = lineSearch(&iw, p, &stats->nevaluation);
+    stats->niter = iter + 1;
+    if (alpha == 0) {
+      status = acsSTATUS_STALLED;
+      break;
+    }
+    mju_addToScl(iw.u, iw.du, alpha, nv);
+  }
+
+  // forces from the impulses at the final velocities
+  constraintVelocity(iw.vc, p, iw.u);
+  potentials(iw.gamma, &iw, p, iw.vc, 0);
+  for (int r=0; r < n; r++) {
+    force[r] = iw.gamma[r] / h;
+  }
+  return status;
+}

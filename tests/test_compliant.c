@@ -1,0 +1,390 @@
+// Copyright 2026 The acs authors.
+//
+// Scene tests of the Irrotational Contact Fields solvers (plugin/solver_icf.c): lagged and
+// similar against the analytic behaviour of Hunt & Crossley contact with regularized friction
+// (Castro, Han, Masterjohn, Sec. XI).
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mujoco/mujoco.h>
+#include <acs/acs.h>
+#include "test_util.h"
+
+static const char* kModels[2] = {"lagged", "similar"};
+
+// context for solver with options given as key/value pairs (NULL-terminated)
+static acsContext* makeContext(const mjModel* m, const char* solver, const char** options) {
+  acsSettings s;
+  char error[acsNERROR];
+  acs_defaultSettings(&s);
+  ENSURE(acs_setOption(&s, "solver", solver, error, sizeof(error)) == 0);
+  for (int i=0; options && options[i]; i+=2) {
+    if (acs_setOption(&s, options[i], options[i+1], error, sizeof(error))) {
+      fprintf(stderr, "%s\n", error);
+      acst_failures++;
+    }
+  }
+  acsContext* ctx = acs_makeContext(m, &s, error, sizeof(error));
+  if (!ctx) {
+    fprintf(stderr, "acs_makeContext: %s\n", error);
+    acst_failures++;
+  }
+  return ctx;
+}
+
+
+// step n times; fail the test on a refused or unconverged step
+static void run(const mjModel* m, mjData* d, acsContext* ctx, int n) {
+  for (int i=0; i < n; i++) {
+    int status = acs_step(m, d, ctx);
+    if (status != acsSTATUS_CONVERGED && status != acsSTATUS_EMPTY) {
+      fprintf(stderr, "step %d: status %s (%s)\n", i, acs_statusName(status), acs_lastError(ctx));
+      acst_failures++;
+      return;
+    }
+  }
+}
+
+
+//---------------------------------- falling sphere ------------------------------------------------
+
+static void testSphereRest(void) {
+  // a 1 kg ball on one contact point comes to rest at penetration m g / k
+  for (int s=0; s < 2; s++) {
+    mjModel* m = acst_loadTestModel("ball_drop.xml");
+    if (!m) return;
+    mjData* d = acst_makeData(m);
+    const char* opt[] = {"stiffness", "1e5", NULL};
+    acsContext* ctx = makeContext(m, kModels[s], opt);
+    run(m, d, ctx, 3000);
+    ENSURE(d->ncon == 1);
+    mjtNum expected = 9.81 / 1e5;
+    // 1%: the contact's own tolerance; after 2.5 s of damped rest the transient is gone
+    ENSURE_NEAR(-d->contact[0].dist, expected, 0.01*expected);
+    printf("  %-8s rest penetration %.6e m, m g / k = %.6e m\n", kModels[s],
+           -d->contact[0].dist, expected);
+    acs_deleteContext(ctx);
+    mj_deleteData(d);
+    mj_deleteModel(m);
+  }
+}
+
+
+// Hunt & Crossley restitution (linear spring, m x'' = -k x (1 + d x')): integrating
+// m v dv / (1 + d v) = -k x dx over the impact gives  -d vo - ln(1 - d vo) = d vi - ln(1 + d vi)
+// for the impact speed vi and the rebound speed vo (Marhefka and Orin); solved by bisection
+static mjtNum hcRebound(mjtNum vi, mjtNum d) {
+  mjtNum target = d*vi - log(1 + d*vi), lo = 0, hi = fmin(vi, 1/d * (1 - 1e-15));
+  for (int i=0; i < 200; i++) {
+    mjtNum vo = 0.5*(lo + hi), w = d*vo;
+    if (-w - log(1 - w) < target) {
+      lo = vo;
+    } else {
+      hi = vo;
+    }
+  }
+  return 0.5*(lo + hi);
+}
+
+
+static void testSphereBounce(void) {
+  // a 1 kg ball hits the floor at 1 m/s (no gravity, as the analytic law): the rebound follows
+  // Hunt & Crossley's dissipation d = 0.5 s/m. k = 1e5 N/m gives a 10 ms contact, resolved by
+  // 2000 steps of 5 us
+  for (int s=0; s < 2; s++) {
+    mjModel* m = acst_loadTestModel("ball_drop.xml");
+    if (!m) return;
+    m->opt.timestep = 5e-6;
+    mju_zero3(m->opt.gravity);
+    mjData* d = acst_makeData(m);
+    d->qpos[2] = 0.0501;   // 0.1 mm above the floor, approaching at 1 m/s
+    d->qvel[2] = -1;
+    const char* opt[] = {"stiffness", "1e5", "dissipation", "0.5", NULL};
+    acsContext* ctx = makeContext(m, kModels[s], opt);
+    mjtNum vo = 0;
+    for (int i=0; i < 20000 && vo == 0; i++) {
+      int before = d->ncon;
+      run(m, d, ctx, 1);
+      if (before > 0 && d->ncon == 0) {
+        vo = d->qvel[2];
+      }
+    }
+    mjtNum expected = hcRebound(1, 0.5);
+    printf("  %-8s impact 1 m/s, rebound %.5f m/s, Hunt & Crossley %.5f m/s\n", kModels[s],
+           vo, expected);
+    // 1%: the implicit step dissipates O(omega h / 2) = 0.1% per contact (measured error
+    // 0.2%; 0.8% at h = 20 us)
+    ENSURE_NEAR(vo, expected, 0.01*expected);
+    acs_deleteContext(ctx);
+    mj_deleteData(d);
+    mj_deleteModel(m);
+  }
+}
+
+
+//---------------------------------- conveyor belt -------------------------------------------------
+
+#define kBeltSpeed (0.2 * 2 * mjPI)   // amplitude of the belt speed, m/s (0.2 m at 1 Hz)
+
+static mjtNum beltSpeed(mjtNum t) {
+  return kBeltSpeed * cos(2 * mjPI * t);
+}
+
+
+// analytic box speed on the belt (1-D Coulomb friction, event-driven, fine steps): sticks while
+// the belt's acceleration is below mu g, slides at mu g toward the belt speed otherwise
+static void analyticBox(mjtNum* vbox, int n, mjtNum h, mjtNum mug) {
+  const int sub = 1000;
+  mjtNum v = 0, dt = h / sub;
+  int stick = 0;
+  vbox[0] = 0;
+  for (int i=0; i < n-1; i++) {
+    for (int j=0; j < sub; j++) {
+      mjtNum t = (i*sub + j) * dt;
+      mjtNum vb = beltSpeed(t), ab = -kBeltSpeed * 2 * mjPI * sin(2 * mjPI * t);
+      if (stick && mju_abs(ab) <= mug) {
+        v = beltSpeed(t + dt);
+        continue;
+      }
+      stick = 0;
+      mjtNum dv = (vb > v ? 1 : -1) * mug * dt;
+      mjtNum vbn = beltSpeed(t + dt);
+      if ((v + dv - vbn) * (v - vb) <= 0 && mju_abs(ab) <= mug) {
+        v = vbn;
+        stick = 1;
+      } else {
+        v += dv;
+      }
+    }
+    vbox[i+1] = v;
+  }
+}
+
+
+static void testConveyor(void) {
+  // the box settles on the resting belt for 0.2 s, then the belt runs for 3 s at 1 ms. The box
+  // is sliding when its speed differs from the belt's by more than 1 mm/s (10 stiction
+  // tolerances; the analytic solution is classified the same way)
+  const int n = 3000;
+  static mjtNum vref[3000];
+  analyticBox(vref, n, 1e-3, 0.7 * 9.81);
+  for (int s=0; s < 2; s++) {
+    mjModel* m = acst_loadTestModel("conveyor.xml");
+    if (!m) return;
+    mjData* d = acst_makeData(m);
+    acsContext* ctx = makeContext(m, kModels[s], NULL);
+    int belt = mj_name2id(m, mjOBJ_GEOM, "belt");
+    m->flg_surfacevel = 1;   // MuJoCo applies surface velocities only if this is set
+    run(m, d, ctx, 200);
+    mjtNum t0 = d->time, h = m->opt.timestep, z0 = d->qpos[2];
+    mjtNum maxerr = 0, maxlift = 0;
+    int nswitch = 0, nswitchref = 0, shiftslip = 0, shiftstick = 0;
+    int slip = 1, slipref = 1, at[64], atref[64];
+    for (int i=1; i < n; i++) {
+      // the belt's speed at the end of the step (the velocity the step solves for)
+      m->geom_surfacevel[6*belt] = beltSpeed(d->time - t0 + h);
+      run(m, d, ctx, 1);
+      mjtNum vb = beltSpeed(d->time - t0);
+      maxerr = mju_max(maxerr, mju_abs(d->qvel[0] - vref[i]));
+      maxlift = mju_max(maxlift, mju_abs(d->qpos[2] - z0));
+
+      // stick/slip switches, simulated and analytic
+      int nowslip = mju_abs(d->qvel[0] - vb) > 1e-3;
+      int nowslipref = mju_abs(vref[i] - vb) > 1e-3;
+      if (nowslip != slip && nswitch < 64) {
+        at[nswitch++] = i;
+      }
+      if (nowslipref != slipref && nswitchref < 64) {
+        atref[nswitchref++] = i;
+      }
+      slip = nowslip;
+      slipref = nowslipref;
+    }
+
+    // time shift of the k-th switch (odd k: to stick, even k: to slip)
+    for (int k=0; k < nswitch && k < nswitchref; k++) {
+      int* shift = (k % 2) ? &shiftslip : &shiftstick;
+      *shift = mju_max(*shift, abs(at[k] - atref[k]));
+    }
+    printf("  %-8s %d stick/slip switches (analytic %d), slip starts up to %d steps off, "
+           "stick up to %d steps off; speed error %.2e m/s, vertical motion %.2e m\n",
+           kModels[s], nswitch, nswitchref, shiftslip, shiftstick, maxerr, maxlift);
+    ENSURE(nswitchref >= 10);
+    if (!strcmp(kModels[s], "lagged")) {
+      // Lagged is exact at steady normal force (Sec. XI-A): the same switches; stiction
+      // returns within 2 steps of the analytic time (the step's velocity lags the continuous
+      // solution by O(mu g h)); slip starts up to ~6 ms early, as the
+      // regularized friction lets the box creep at 10 v_s once the needed force passes 99.5%
+      // of mu m g; speeds within 1% of the belt amplitude; no vertical motion (below 1 um)
+      ENSURE(nswitch == nswitchref);
+      ENSURE(shiftstick <= 2);
+      ENSURE(shiftslip <= 8);
+      ENSURE_LE(maxerr, 0.01 * kBeltSpeed);
+      ENSURE_LE(maxlift, 1e-6);
+    } else {
+      // Similar glides while sliding: the box lifts (Sec. XI-A: non-zero v_n, normal-force
+      // transients as the slip speed changes)
+      ENSURE(maxlift > 1e-4);
+    }
+    acs_deleteContext(ctx);
+    mj_deleteData(d);
+    mj_deleteModel(m);
+  }
+}
+
+
+//---------------------------------- gliding -------------------------------------------------------
+
+static void testGliding(void) {
+  // a box sliding down a 20 degree slope (mu = 0.2), its slip speed growing from zero: Similar's
+  // potential is the Hunt & Crossley one at z = v_n - mu |v_t|, so while sliding the contact acts
+  // at a distance mu h |v_t| (Sec. V-C; SAP's offset (24) with tau_d = 0): the box rides that
+  // much higher above the slope, and moves away from it at mu h times its slip acceleration.
+  // Lagged separates normal and friction: it stays at its rest penetration. The geoms get a
+  // 5 mm margin: MuJoCo reports contacts only within it, and the gliding box rides above zero
+  // distance (without it the box would hop: no contact, fall, contact)
+  mjtNum th = 20 * mjPI / 180, nrm[3] = {sin(th), 0, cos(th)};
+  mjtNum height[2][4], speed[4], vn[2] = {0, 0};
+  for (int s=0; s < 2; s++) {
+    mjModel* m = acst_loadTestModel("incline_slide.xml");
+    if (!m) return;
+    for (int g=0; g < m->ngeom; g++) {
+      m->geom_margin[g] = 0.005;
+    }
+    mjData* d = acst_makeData(m);
+    acsContext* ctx = makeContext(m, kModels[s], NULL);
+    for (int k=0; k < 4; k++) {
+      run(m, d, ctx, 125);
+      height[s][k] = mju_dot3(d->qpos, nrm);
+      speed[k] = mju_sqrt(mju_dot3(d->qvel, d->qvel));
+    }
+    vn[s] = mju_dot3(d->qvel, nrm);
+    acs_deleteContext(ctx);
+    mj_deleteData(d);
+    mj_deleteModel(m);
+  }
+  mjtNum h = 2e-3, mu = 0.2;
+  for (int k=0; k < 4; k++) {
+    mjtNum predicted = mu * h * speed[k], lift = height[1][k] - height[0][k];
+    printf("  slip speed %.3f m/s: similar rides %.4e m above lagged, mu h |v_t| = %.4e m\n",
+           speed[k], lift, predicted);
+    // 2%: the offset tracks the slip speed of the previous step (a lag of h |a| / |v| < 2%
+    // from 0.25 s on)
+    ENSURE_NEAR(lift, predicted, 0.02 * predicted);
+  }
+  // normal velocity: Similar's is mu h times the slip acceleration g (sin 20 - mu cos 20)
+  mjtNum accel = 9.81 * (sin(th) - mu*cos(th));
+  printf("  normal velocity while sliding: similar %.4e m/s (mu h a = %.4e), lagged %.1e m/s\n",
+         vn[1], mu * h * accel, vn[0]);
+  ENSURE_NEAR(vn[1], mu * h * accel, 0.05 * mu * h * accel);
+  ENSURE_LE(mju_abs(vn[0]), 1e-3 * mu * h * accel);
+}
+
+
+//---------------------------------- incline -------------------------------------------------------
+
+static void testIncline(void) {
+  // stick: mu = 0.7 on the 20 degree slope. Regularized friction mu N f(s), f(s) = s/sqrt(1+s^2),
+  // s = |v_t| / v_s, holds the box where f(s) = tan 20 / mu: it creeps at the speed
+  // v_s f / sqrt(1 - f^2) = 0.61 v_s, below the stiction tolerance v_s.
+  // slide: mu = 0.2: acceleration g (sin 20 - mu cos 20).
+  mjtNum th = 20 * mjPI / 180, down[3] = {cos(th), 0, -sin(th)}, vs = 1e-4;
+  for (int s=0; s < 2; s++) {
+    mjModel* m = acst_loadTestModel("incline_stick.xml");
+    if (!m) return;
+    for (int g=0; g < m->ngeom; g++) {
+      m->geom_friction[3*g] = 0.7;
+    }
+    mjData* d = acst_makeData(m);
+    acsContext* ctx = makeContext(m, kModels[s], NULL);
+    run(m, d, ctx, 500);
+    mjtNum creep = mju_dot3(d->qvel, down);
+    mjtNum f = tan(th) / 0.7, expected = vs * f / mju_sqrt(1 - f*f);
+    printf("  %-8s stick: creep %.4e m/s (regularized friction: %.4e m/s, v_s %.0e)\n",
+           kModels[s], creep, expected, vs);
+    ENSURE(creep < vs);
+    // 1%: the creep is steady after 1 s; the friction is exactly mu N f(s)
+    ENSURE_NEAR(creep, expected, 0.01 * expected);
+    acs_deleteContext(ctx);
+    mj_deleteData(d);
+    mj_deleteModel(m);
+
+    // a 5 mm detection margin: Similar glides above the slope while sliding (testGliding)
+    m = acst_loadTestModel("incline_slide.xml");
+    if (!m) return;
+    for (int g=0; g < m->ngeom; g++) {
+      m->geom_margin[g] = 0.005;
+    }
+    d = acst_makeData(m);
+    ctx = makeContext(m, kModels[s], NULL);
+    run(m, d, ctx, 100);
+    mjtNum v1 = mju_dot3(d->qvel, down), t1 = d->time;
+    run(m, d, ctx, 500);
+    mjtNum accel = (mju_dot3(d->qvel, down) - v1) / (d->time - t1);
+    mjtNum analytic = 9.81 * (sin(th) - 0.2*cos(th));
+    printf("  %-8s slide: a = %.5f m/s^2 (analytic %.5f)\n", kModels[s], accel, analytic);
+    ENSURE_NEAR(accel, analytic, 0.01 * analytic);
+    acs_deleteContext(ctx);
+    mj_deleteData(d);
+    mj_deleteModel(m);
+  }
+}
+
+
+//---------------------------------- stiffness sweep -----------------------------------------------
+
+static void testStiffnessSweep(void) {
+  // from soft (1e4 N/m) to far stiffer than steel (1e10 N/m): every Newton solve converges
+  // (run() fails the test otherwise) and the box rests at m g / (4 k) per corner. A 1 mm
+  // detection margin keeps the resting contacts reported (at zero margin MuJoCo drops a contact
+  // at zero distance, and a stiff contact pushed back to it chatters: contact, none, contact)
+  const char* ks[4] = {"1e4", "1e6", "1e8", "1e10"};
+  for (int s=0; s < 2; s++) {
+    for (int i=0; i < 4; i++) {
+      mjModel* m = acst_loadTestModel("box_plane.xml");
+      if (!m) return;
+      for (int g=0; g < m->ngeom; g++) {
+        m->geom_margin[g] = 0.0005;
+      }
+      mjData* d = acst_makeData(m);
+      const char* opt[] = {"stiffness", ks[i], NULL};
+      acsContext* ctx = makeContext(m, kModels[s], opt);
+      int niter = 0, nmax = 0;
+      for (int k=0; k < 500; k++) {
+        run(m, d, ctx, 1);
+        niter += acs_getStats(ctx)->niter;
+        nmax = mju_max(nmax, acs_getStats(ctx)->niter);
+      }
+      mjtNum pen = 0;
+      for (int c=0; c < d->ncon; c++) {
+        pen += -d->contact[c].dist / d->ncon;
+      }
+      mjtNum expected = 1.5 * 9.81 / (4 * atof(ks[i]));
+      printf("  %-8s k = %-5s N/m: %.2f Newton iterations per step (max %d), penetration %.3e m "
+             "(m g / 4k = %.3e)\n", kModels[s], ks[i], niter / 500.0, nmax, pen, expected);
+      // the payload sits off-center: corners differ, their mean is m g / (4 k) within 1%; at
+      // 1e10 N/m (4e-10 m) within 20%: the Newton tolerance (1e-5 relative momentum) resolves
+      // velocities to ~1e-8 m/s, i.e. 2e-11 m per step
+      ENSURE(d->ncon == 4);
+      ENSURE_NEAR(pen, expected, (i < 3 ? 0.01 : 0.2) * expected);
+      acs_deleteContext(ctx);
+      mj_deleteData(d);
+      mj_deleteModel(m);
+    }
+  }
+}
+
+
+int main(int argc, char** argv) {
+  static const acstTest tests[] = {
+    TEST(testSphereRest),
+    TEST(testSphereBounce),
+    TEST(testConveyor),
+    TEST(testGliding),
+    TEST(testIncline),
+    TEST(testStiffnessSweep),
+  };
+  return acst_main(argc, argv, tests, sizeof(tests)/sizeof(tests[0]));
+}
