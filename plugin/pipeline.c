@@ -149,10 +149,10 @@ void acs_deleteContext(acsContext* ctx) {
     &ctx->block_type, &ctx->block_dim, &ctx->block_adr, &ctx->block_id, &ctx->block_mu,
     &ctx->block_floss, &ctx->block_pos, &ctx->block_efcadr, &ctx->b, &ctx->R, &ctx->J_rownnz,
     &ctx->J_rowadr, &ctx->Y_rownnz, &ctx->Y_rowadr, &ctx->force, &ctx->scratch, &ctx->J_colind,
-    &ctx->J, &ctx->Y_colind, &ctx->Y, &ctx->dofvec, &ctx->dof_mark, &ctx->tree_mark,
-    &ctx->tree_list, &ctx->work, &ctx->block_island, &ctx->island_nefc, &ctx->block_tree,
-    &ctx->tree_parent, &ctx->vel, &ctx->vfree, &ctx->pos, &ctx->block_stiffness,
-    &ctx->block_dissipation,
+    &ctx->J, &ctx->Y_colind, &ctx->Y, &ctx->dofvec, &ctx->dof_list, &ctx->dof_mark,
+    &ctx->tree_mark, &ctx->tree_list, &ctx->work, &ctx->block_island, &ctx->island_nefc,
+    &ctx->block_tree, &ctx->tree_parent, &ctx->vel, &ctx->vfree, &ctx->pos,
+    &ctx->block_stiffness, &ctx->block_dissipation,
   };
   for (size_t i=0; i < sizeof(bufs)/sizeof(bufs[0]); i++) {
     freeBuffer(bufs[i]);

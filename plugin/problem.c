@@ -41,61 +41,72 @@
 
 //---------------------------------- helpers -------------------------------------------------------
 
-// x <- M^-1 x on the dofs [adr, adr+num) of one kinematic tree (mj_solveLD restricted to a tree)
-static void solveTreeLD(mjtNum* x, const mjModel* m, const mjData* d, int adr, int num) {
+// X <- M^-1 X for nrhs interleaved right-hand sides (X[dof*nrhs + r]) on the dofs
+//   [adr, adr+num) of one kinematic tree (mj_solveLD restricted to a tree, all columns per pass)
+static void solveTreeLD(mjtNum* X, int nrhs, const mjModel* m, const mjData* d, int adr,
+                        int num) {
   const mjtNum* qLD = d->qLD;
   const int* rownnz = m->M_rownnz;
   const int* rowadr = m->M_rowadr;
   const int* colind = m->M_colind;
   int end = adr + num;
 
-  // x <- L^-T x
+  // X <- L^-T X (a dof whose entries are all zero propagates nothing)
   for (int i=end-1; i >= adr; i--) {
-    mjtNum xi = x[i];
-    if (rownnz[i] == 1 || xi == 0) {
+    const mjtNum* xi = X + (size_t)i*nrhs;
+    int nz = 0;
+    for (int r=0; r < nrhs; r++) {
+      nz |= (xi[r] != 0);
+    }
+    if (rownnz[i] == 1 || !nz) {
       continue;
     }
     int start = rowadr[i], stop = rowadr[i] + rownnz[i] - 1;
     for (int k=start; k < stop; k++) {
-      x[colind[k]] -= qLD[k] * xi;
+      mjtNum* xc = X + (size_t)colind[k]*nrhs;
+      for (int r=0; r < nrhs; r++) {
+        xc[r] -= qLD[k] * xi[r];
+      }
     }
   }
 
-  // x <- D^-1 x
+  // X <- D^-1 X
   for (int i=adr; i < end; i++) {
-    x[i] *= d->qLDiagInv[i];
+    for (int r=0; r < nrhs; r++) {
+      X[(size_t)i*nrhs + r] *= d->qLDiagInv[i];
+    }
   }
 
-  // x <- L^-1 x
+  // X <- L^-1 X
   for (int i=adr; i < end; i++) {
     int n = rownnz[i] - 1;
     if (n > 0) {
       int start = rowadr[i];
-      mjtNum s = 0;
+      mjtNum* xi = X + (size_t)i*nrhs;
       for (int k=0; k < n; k++) {
-        s += qLD[start+k] * x[colind[start+k]];
+        const mjtNum* xc = X + (size_t)colind[start+k]*nrhs;
+        for (int r=0; r < nrhs; r++) {
+          xi[r] -= qLD[start+k] * xc[r];
+        }
       }
-      x[i] -= s;
     }
   }
 }
 
 
-// x[col] += coef * (MuJoCo efc row) over its non-zeros
-static void scatterRow(mjtNum* x, const mjModel* m, const mjData* d, int row, mjtNum coef,
-                       int sparse) {
-  int nv = m->nv;
+// X[col*nrhs] += coef * (MuJoCo efc row) over its non-zeros (dense Jacobian: over the npat
+//   columns pat, which hold all its non-zeros)
+static void scatterRow(mjtNum* X, int nrhs, const mjModel* m, const mjData* d, int row,
+                       mjtNum coef, int sparse, const int* pat, int npat) {
   if (sparse) {
     int adr = d->efc_J_rowadr[row], n = d->efc_J_rownnz[row];
     for (int i=0; i < n; i++) {
-      x[d->efc_J_colind[adr+i]] += coef * d->efc_J[adr+i];
+      X[(size_t)d->efc_J_colind[adr+i]*nrhs] += coef * d->efc_J[adr+i];
     }
   } else {
-    const mjtNum* J = d->efc_J + (size_t)row*nv;
-    for (int i=0; i < nv; i++) {
-      if (J[i] != 0) {
-        x[i] += coef * J[i];
-      }
+    const mjtNum* J = d->efc_J + (size_t)row*m->nv;
+    for (int i=0; i < npat; i++) {
+      X[(size_t)pat[i]*nrhs] += coef * J[pat[i]];
     }
   }
 }
@@ -209,7 +220,8 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg
       acs_bufferReserve(ctx, &ctx->Y_rowadr, nmax, sizeof(int)) ||
       acs_bufferReserve(ctx, &ctx->force, nmax, sizeof(mjtNum)) ||
       acs_bufferReserve(ctx, &ctx->scratch, nv + nmax, sizeof(mjtNum)) ||
-      acs_bufferReserve(ctx, &ctx->dofvec, nv > 0 ? nv : 1, sizeof(mjtNum)) ||
+      acs_bufferReserve(ctx, &ctx->dofvec, nv > 0 ? 6*nv : 1, sizeof(mjtNum)) ||
+      acs_bufferReserve(ctx, &ctx->dof_list, nv > 0 ? nv : 1, sizeof(int)) ||
       acs_bufferReserve(ctx, &ctx->dof_mark, nv > 0 ? nv : 1, sizeof(int)) ||
       acs_bufferReserve(ctx, &ctx->tree_mark, ntree > 0 ? ntree : 1, sizeof(int)) ||
       acs_bufferReserve(ctx, &ctx->tree_list, ntree > 0 ? ntree : 1, sizeof(int)) ||
@@ -239,7 +251,8 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg
   int* J_rowadr = BUF(ctx, J_rowadr, int);
   int* Y_rownnz = BUF(ctx, Y_rownnz, int);
   int* Y_rowadr = BUF(ctx, Y_rowadr, int);
-  mjtNum* x = BUF(ctx, dofvec, mjtNum);
+  mjtNum* X = BUF(ctx, dofvec, mjtNum);
+  int* pat = BUF(ctx, dof_list, int);
   int* dofmark = BUF(ctx, dof_mark, int);
   int* treemark = BUF(ctx, tree_mark, int);
   int* trees = BUF(ctx, tree_list, int);
@@ -262,7 +275,9 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg
     case mjCNSTR_EQUALITY:
       btype = acsBLOCK_EQUALITY;
       dim = 1;
-      while (i+dim < nefc_mj && d->efc_type[i+dim] == mjCNSTR_EQUALITY &&
+      // an equality's rows form one block of at most 6 (a flex equality has one row per edge:
+      // consecutive blocks of 6)
+      while (dim < 6 && i+dim < nefc_mj && d->efc_type[i+dim] == mjCNSTR_EQUALITY &&
              d->efc_id[i+dim] == id) {
         dim++;
       }
@@ -355,12 +370,15 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg
       }
     }
 
+    // the block's dofs in order (its column pattern), and the dofs of its trees
     int nJpat = 0, nYpat = 0;
     for (int a=0; a < ntr; a++) {
       int adr = m->tree_dofadr[trees[a]], num = m->tree_dofnum[trees[a]];
       nYpat += num;
       for (int dof=adr; dof < adr+num; dof++) {
-        nJpat += (dofmark[dof] == stamp);
+        if (dofmark[dof] == stamp) {
+          pat[nJpat++] = dof;
+        }
       }
     }
 
@@ -382,53 +400,63 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg
     mjtNum vstar_n = phi >= 0 ? -phi / h :
                      phi < -s->slop ? -s->baumgarte * (phi + s->slop) / h : 0;
 
+    // X = the block's acs rows interleaved (X[dof*dim + r]: row r) over its trees
+    mjtNum v0[6], Jqacc[6];
+    for (int a=0; a < ntr; a++) {
+      mju_zero(X + (size_t)dim*m->tree_dofadr[trees[a]], dim*m->tree_dofnum[trees[a]]);
+    }
     for (int r=0; r < dim; r++) {
-      int row = nrow + r;
+      v0[r] = 0;
+      if (!pyrcontact) {
+        scatterRow(X + r, dim, m, d, i+r, 1, sparse, pat, nJpat);
+        v0[r] = d->efc_vel[i+r];
+        continue;
+      }
       mjtNum coef[10];
       rowCoefficients(coef, r, nmj, pyrcontact, mu);
-
-      // x = acs row r over the block's trees
-      for (int a=0; a < ntr; a++) {
-        mju_zero(x + m->tree_dofadr[trees[a]], m->tree_dofnum[trees[a]]);
-      }
-      mjtNum v0 = 0;
       for (int j=0; j < nmj; j++) {
         if (coef[j] != 0) {
-          scatterRow(x, m, d, i+j, coef[j], sparse);
-          v0 += coef[j] * d->efc_vel[i+j];
+          scatterRow(X + r, dim, m, d, i+j, coef[j], sparse, pat, nJpat);
+          v0[r] += coef[j] * d->efc_vel[i+j];
         }
       }
+    }
 
-      // J row
+    // J rows
+    for (int r=0; r < dim; r++) {
+      int row = nrow + r;
       J_rowadr[row] = nnzJ;
       J_rownnz[row] = nJpat;
-      mjtNum Jqacc = 0;
-      for (int a=0; a < ntr; a++) {
-        int adr = m->tree_dofadr[trees[a]], num = m->tree_dofnum[trees[a]];
-        for (int dof=adr; dof < adr+num; dof++) {
-          if (dofmark[dof] == stamp) {
-            J_colind[nnzJ] = dof;
-            J[nnzJ++] = x[dof];
-            Jqacc += x[dof] * d->qacc_smooth[dof];
-          }
-        }
+      Jqacc[r] = 0;
+      for (int c=0; c < nJpat; c++) {
+        mjtNum val = X[(size_t)pat[c]*dim + r];
+        J_colind[nnzJ] = pat[c];
+        J[nnzJ++] = val;
+        Jqacc[r] += val * d->qacc_smooth[pat[c]];
       }
+    }
 
-      // Y row: M^-1 J' on each tree (only for the solvers and settings that use it)
+    // Y rows: M^-1 J' on each tree (only for the solvers and settings that use it)
+    if (flg_Y) {
+      for (int a=0; a < ntr; a++) {
+        solveTreeLD(X, dim, m, d, m->tree_dofadr[trees[a]], m->tree_dofnum[trees[a]]);
+      }
+    }
+    for (int r=0; r < dim; r++) {
+      int row = nrow + r;
       mjtNum Gdiag = 0;
       Y_rowadr[row] = nnzY;
       Y_rownnz[row] = flg_Y ? nYpat : 0;
       if (flg_Y) {
         for (int a=0; a < ntr; a++) {
           int adr = m->tree_dofadr[trees[a]], num = m->tree_dofnum[trees[a]];
-          solveTreeLD(x, m, d, adr, num);
           for (int dof=adr; dof < adr+num; dof++) {
             Y_colind[nnzY] = dof;
-            Y[nnzY++] = x[dof];
+            Y[nnzY++] = X[(size_t)dof*dim + r];
           }
         }
         for (int c=J_rowadr[row]; c < J_rowadr[row] + nJpat; c++) {
-          Gdiag += J[c] * x[J_colind[c]];
+          Gdiag += J[c] * X[(size_t)J_colind[c]*dim + r];
         }
       }
 
@@ -438,15 +466,15 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg
         vstar = -s->baumgarte * d->efc_pos[i+r] / h;
       } else if (r == 0 && (btype == acsBLOCK_LIMIT || btype == acsBLOCK_CONTACT)) {
         vstar = vstar_n;
-        if (btype == acsBLOCK_CONTACT && s->restitution > 0 && v0 < -s->restitution_vel) {
-          vstar = mju_max(vstar, -s->restitution * v0);
+        if (btype == acsBLOCK_CONTACT && s->restitution > 0 && v0[r] < -s->restitution_vel) {
+          vstar = mju_max(vstar, -s->restitution * v0[r]);
         }
       }
 
-      b[row] = v0 / h + Jqacc - vstar / h;
+      b[row] = v0[r] / h + Jqacc[r] - vstar / h;
       R[row] = s->compliance * Gdiag;
-      vel[row] = v0;
-      vfree[row] = v0 + h * Jqacc;
+      vel[row] = v0[r];
+      vfree[row] = v0[r] + h * Jqacc[r];
       rowpos[row] = btype == acsBLOCK_EQUALITY ? d->efc_pos[i+r] : (r == 0 ? phi : 0);
     }
     nrow += dim;

@@ -202,6 +202,11 @@ static void testSetOption(void) {
   ENSURE(acs_solverId("nope") == -1);
   ENSURE(!strcmp(acs_solverName(acsSOL_NATIVE), "native"));
   ENSURE(acs_solverName(acsNSOLVER) == NULL);
+  // the solver table has an entry for every enum value, and names round-trip
+  for (int i = 0; i < acsNSOLVER; i++) {
+    ENSURE(acs_solverName(i) != NULL);
+    if (acs_solverName(i)) ENSURE(acs_solverId(acs_solverName(i)) == i);
+  }
   ENSURE(!strcmp(acs_statusName(acsSTATUS_MAXITER), "maxiter"));
 }
 
