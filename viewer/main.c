@@ -4,6 +4,7 @@
 //
 //   acs-viewer [MODEL.xml] [--solvers mujoco,pgs,admm] [--width W] [--height H]
 //              [--frames N] [--screenshot FILE.png] [--realtime] [--quality low|high]
+//              [--camera AZIMUTH,ELEVATION[,DISTANCE]]
 //
 // One pane per solver (up to 6), each with its own mjData, all starting from the same state and
 // stepping in lock-step with the same controls and mouse perturbation; one shared camera.
@@ -113,7 +114,7 @@ static void usage(FILE* f) {
   fprintf(f,
     "usage: acs-viewer [MODEL.xml] [--solvers LIST] [--width W] [--height H]\n"
     "                  [--frames N] [--screenshot FILE.png] [--realtime]\n"
-    "                  [--quality low|high]\n"
+    "                  [--quality low|high] [--camera AZIMUTH,ELEVATION[,DISTANCE]]\n"
     "  --solvers     comma-separated, up to %d panes: mujoco (plain mj_step) or acs solvers:\n"
     "               ", acsvMAXPANE);
   for (int i=0; i < acsv_solverCount(); i++) {
@@ -127,6 +128,8 @@ static void usage(FILE* f) {
     "  --screenshot FILE.png  write the last frame as PNG and exit (--frames default 120)\n"
     "  --quality     high: multisampling, shadows, reflections; low: none of them;\n"
     "                default high, low on a software OpenGL renderer (llvmpipe: Xvfb)\n"
+    "  --camera      initial free camera: azimuth and elevation (degrees), distance (m);\n"
+    "                default the model's (<visual><global>, extent)\n"
     "Press F1 in the window for the keys and mouse actions.\n");
 }
 
@@ -182,6 +185,8 @@ int main(int argc, char** argv) {
   const char* solvers = DEFAULT_SOLVERS;
   const char* screenshot = NULL;
   int width = 1280, height = 720, frames = 0, realtime = 0, quality = -1;
+  double camera[3] = {0, 0, 0};
+  int ncamera = 0;
   for (int i=1; i < argc; i++) {
     const char* a = argv[i];
     const char* v = i + 1 < argc ? argv[i+1] : NULL;
@@ -197,6 +202,14 @@ int main(int argc, char** argv) {
       solvers = argv[++i];
     } else if (!strcmp(a, "--screenshot")) {
       screenshot = argv[++i];
+    } else if (!strcmp(a, "--camera")) {
+      char extra;
+      ncamera = sscanf(argv[++i], "%lf,%lf,%lf%c", camera, camera + 1, camera + 2, &extra);
+      if (ncamera < 2 || ncamera > 3 || (ncamera == 3 && !(camera[2] > 0))) {
+        fprintf(stderr, "acs-viewer: --camera takes AZIMUTH,ELEVATION[,DISTANCE] (degrees, "
+                "degrees, m > 0), got '%s'\n", v);
+        return 2;
+      }
     } else if (!strcmp(a, "--quality")) {
       quality = !strcmp(v, "high") ? 1 : !strcmp(v, "low") ? 0 : -2;
       if (quality == -2) {
@@ -276,6 +289,13 @@ int main(int argc, char** argv) {
   if (model && acsv_load(v, model, error, sizeof(error))) {
     fprintf(stderr, "acs-viewer: could not load %s: %s\n", model, error);
     failed = 1;
+  }
+  if (v->sim.m && ncamera >= 2) {
+    v->cam.azimuth = camera[0];
+    v->cam.elevation = camera[1];
+    if (ncamera == 3) {
+      v->cam.distance = camera[2];
+    }
   }
   for (int i=0; v->sim.m && i < v->sim.npane; i++) {
     const acsvPane* p = v->sim.pane + i;

@@ -153,6 +153,7 @@ typedef struct acsvViewer_ {      // simulation, camera, rendering and interacti
   double      fixed_target;       // --frames mode: simulated time to reach (s)
   double      lag_time;           // wall time when the simulation last fell behind (s)
   double      refresh_time;       // wall time of the last refresh of the displayed numbers (s)
+  int         nframe;             // frames advanced
   double      meas_wall;          // start of the current fps measurement (s)
   double      meas_sim;           // simulated time at its start (s)
   int         meas_frames;        // frames since its start
@@ -169,7 +170,8 @@ int acsv_load(acsvViewer* v, const char* file, char* error, int error_sz);
 
 // Advance the panes for one frame and update the figures: fixed_dt > 0 advances the simulation
 // by exactly fixed_dt (divided by the slow-down), otherwise it follows the wall clock now.
-// refresh: update the displayed numbers now (otherwise 4 times a second).
+// refresh: update the displayed numbers now (otherwise 4 times a second, every 15 frames with
+// fixed_dt).
 void acsv_advance(acsvViewer* v, double now, double fixed_dt, int refresh);
 
 // Compute the layout for a framebuffer of the given size.

@@ -231,6 +231,19 @@ static void pushPoint(mjvFigure* f, int line, float x, float y) {
 
 // one point per pane and figure for the steps of this frame
 static void updateFigures(acsvViewer* v) {
+  // x tick labels with the decimals the time span shown needs
+  double span = 0;
+  for (int i=0; i < v->sim.npane; i++) {
+    const mjvFigure* f = v->fig + 1;
+    if (f->linepnt[i] > 1) {
+      span = fmax(span, f->linedata[i][2*f->linepnt[i] - 2] - f->linedata[i][0]);
+    }
+  }
+  for (int k=0; k < acsvNFIG; k++) {
+    snprintf(v->fig[k].xformat, sizeof(v->fig[k].xformat), "%s",
+             span < 0.05 ? "%.3f" : span < 0.5 ? "%.2f" : "%.1f");
+  }
+
   for (int i=0; i < v->sim.npane; i++) {
     const acsvAccum* a = &v->sim.pane[i].frame;
     if (a->n == 0) {
@@ -293,6 +306,7 @@ static void restart(acsvViewer* v) {
 
 int acsv_load(acsvViewer* v, const char* file, char* error, int error_sz) {
   char err[acsvNTEXT];
+  int same = v->sim.m && !strcmp(file, v->sim.file);   // a reload keeps the view
   if (acsv_loadModel(&v->sim, file, err, sizeof(err))) {
     v->message[0] = 0;
     acsv_append(v->message, sizeof(v->message), "Could not load ");
@@ -306,7 +320,9 @@ int acsv_load(acsvViewer* v, const char* file, char* error, int error_sz) {
     return -1;
   }
   mjr_makeContext(v->sim.m, &v->con, v->fontscale);
-  mjv_defaultFreeCamera(v->sim.m, &v->cam);
+  if (!same) {
+    mjv_defaultFreeCamera(v->sim.m, &v->cam);
+  }
   v->message[0] = 0;
   if (v->current >= v->sim.npane) {
     v->current = 0;
@@ -338,7 +354,9 @@ void acsv_advance(acsvViewer* v, double now, double fixed_dt, int refresh) {
       double target = v->sync_sim + (now - v->sync_wall) / v->slowdown;
       nstep = (int)floor((target - sim->time) / h);
       const double budget = 0.05;   // s of stepping per frame: keeps the window responsive
-      if (sim->step_cost > 0 && nstep * sim->step_cost > budget) {
+      if (sim->step_cost <= 0 && nstep > 1) {
+        nstep = 1;                    // cost not measured yet: one step measures it
+      } else if (nstep * sim->step_cost > budget) {
         nstep = (int)(budget / sim->step_cost);
         nstep = nstep < 1 ? 1 : nstep;
       }
@@ -359,8 +377,10 @@ void acsv_advance(acsvViewer* v, double now, double fixed_dt, int refresh) {
     updateFigures(v);
   }
 
-  // displayed numbers: four times a second, so they can be read
-  if (now - v->refresh_time >= 0.25) {
+  // displayed numbers: four times a second, so they can be read (--frames: every 15 frames, so
+  // a screenshot shows the same numbers every time)
+  v->nframe++;
+  if (fixed_dt > 0 ? v->nframe % 15 == 0 : now - v->refresh_time >= 0.25) {
     v->refresh_time = now;
     refresh = 1;
   }
