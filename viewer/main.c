@@ -42,7 +42,8 @@ static void framebufferPos(GLFWwindow* window, double xpos, double ypos, double*
 static void keyCallback(GLFWwindow* window, int key, int scancode, int act, int mods) {
   (void)window;
   (void)scancode;
-  if (act != GLFW_RELEASE) {
+  // a held key repeats only single steps; toggles act once per press
+  if (act == GLFW_PRESS || (act == GLFW_REPEAT && key == GLFW_KEY_RIGHT)) {
     acsv_key(&viewer, key, mods);
   }
 }

@@ -534,7 +534,8 @@ static void renderPane(acsvViewer* v, int i) {
   int bar_h = v->con.charHeight + 8;
   mjrRect bar = {r.left, r.bottom + r.height - bar_h, r.width, bar_h};
   char name[128];
-  snprintf(name, sizeof(name), "%d  %s%s", i + 1, p->name, p->plain ? "  (mj_step)" : "");
+  snprintf(name, sizeof(name), "%d  %.*s%s", i + 1, acsvNAME, p->name,
+           p->plain ? "  (mj_step)" : "");
   mjr_label(bar, mjFONT_NORMAL, name, rgb[0], rgb[1], rgb[2], 1, 0.05f, 0.05f, 0.05f, &v->con);
   mjrRect below = {r.left, r.bottom, r.width, r.height - bar_h};
 
