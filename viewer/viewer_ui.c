@@ -172,7 +172,7 @@ static void initFigures(acsvViewer* v) {
     snprintf(f->title, sizeof(f->title), "%s", title[k]);
     snprintf(f->xlabel, sizeof(f->xlabel), "simulated time (s)");
     snprintf(f->xformat, sizeof(f->xformat), "%%.1f");
-    snprintf(f->yformat, sizeof(f->yformat), k == 0 ? "%%.0f" : "%%.0f");
+    snprintf(f->yformat, sizeof(f->yformat), "%%.0f");
     snprintf(f->minwidth, sizeof(f->minwidth), k == 0 ? "-10" : "1000");
     f->flg_legend = 1;
     f->flg_extend = 1;
