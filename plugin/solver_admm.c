@@ -47,6 +47,7 @@
 #define kDenseRows 200            // largest island factorized densely (200^3/3 flops)
 #define kCGTolerance 1e-12        // conjugate gradients: relative residual of the x-update
 #define kCGMaxIter 1000           // conjugate gradients: iteration limit
+#define kBlowup 1e3               // restart cold when the residual exceeds this times the start's
 
 typedef struct admmWork_ {
   int*    island_start;           // first entry of island i in island_rows   (nisland + 1)
@@ -458,6 +459,22 @@ static void desaxceShift(mjtNum* s, const mjtNum* v, const acsProblem* p) {
 }
 
 
+// scaled iterates from forces f with velocity aw->a = G f + b: x = y = f / d,
+// z = P_K*(a~ + Gamma(a~)) with a~ = d a (aw->a is overwritten)
+static void startIterates(admmWork* aw, const acsProblem* p, const mjtNum* f, int ncp) {
+  int n = p->nefc;
+  for (int r=0; r < n; r++) {
+    aw->y[r] = aw->x[r] = f[r] / aw->d[r];
+    aw->a[r] *= aw->d[r];
+  }
+  if (ncp) {
+    desaxceShift(aw->s, aw->a, p);
+    mju_addTo(aw->a, aw->s, n);
+  }
+  projectBlocks(aw->z, aw->a, p, aw->d, 1);
+}
+
+
 int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
                   const acsProblem* p, const acsSettings* s) {
   admmWork aw;
@@ -484,17 +501,8 @@ int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* w
   mju_copy(aw.best, force, n);
   mjtNum bestres = res, bestncp = resncp;
 
-  // scaled island blocks; x = y = f / d, z = P_K*(a~ + Gamma(a~)) with a~ = d a
   buildIslands(&aw, p);
-  for (int r=0; r < n; r++) {
-    aw.y[r] = aw.x[r] = force[r] / aw.d[r];
-    aw.a[r] *= aw.d[r];
-  }
-  if (ncp) {
-    desaxceShift(aw.s, aw.a, p);
-    mju_addTo(aw.a, aw.s, n);
-  }
-  projectBlocks(aw.z, aw.a, p, aw.d, 1);
+  startIterates(&aw, p, force, ncp);
 
   // penalty: the previous solve's, or the spectral rule; kept in [m, L]
   mjtNum L = powerIteration(&aw, p, aw.rhs, aw.loc);
@@ -512,6 +520,11 @@ int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* w
   factorIslands(&aw, p, eta + rho);
   stats->nfactor = 1;
 
+  // the cold start's residual (zero forces: a = b), for the restart below
+  mju_zero(aw.f, n);
+  mjtNum rescold = acs_residual(p, aw.f, p->b, model);
+  mjtNum resblow = kBlowup * mju_max(res, s->tolerance);
+  int restarted = !(rescold <= res);
   int status = -1;
   for (int iter=0; status < 0; iter++) {
     mju_copy(aw.xprev, aw.x, n);
@@ -551,6 +564,17 @@ int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* w
       bestres = res;
       bestncp = resncp;
       mju_copy(aw.best, aw.f, n);
+    }
+
+    // a warm start can be worse than zero forces when the contact set changes under a
+    // hyperstatic load (the carried internal forces no longer balance); with a small carried
+    // penalty the nearly singular x-update then blows up. Then restart once from zero forces,
+    // keeping the penalty
+    if (status < 0 && !restarted && res > resblow) {
+      restarted = 1;
+      mju_zero(aw.f, n);
+      mju_copy(aw.a, p->b, n);
+      startIterates(&aw, p, aw.f, ncp);
     }
 
     // spectral penalty update, unless a residual vanishes (x = y when no constraint is
