@@ -10,4 +10,5 @@ if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
   MODEL="$1"
   shift
 fi
-exec "$ROOT/build/bin/acs-bench" "$MODEL" --solvers mujoco,native,pgs --steps 2500 "$@"
+SOLVERS=mujoco,native,pgs,admm,raisim,lcp-pgs,ccp-pgs,ccp-admm,lagged,similar
+exec "$ROOT/build/bin/acs-bench" "$MODEL" --solvers "$SOLVERS" --steps 2500 "$@"
