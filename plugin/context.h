@@ -67,7 +67,7 @@ struct acsContext_ {
   acsBuffer J_colind, J, Y_colind, Y;
 
   // per dof and per tree
-  acsBuffer dofvec;               // dense dof vectors, interleaved (6 nv)
+  acsBuffer dofvec;               // dense dof vectors, one per row of a block (6 nv)
   acsBuffer dof_list;             // dof list (nv)
   acsBuffer dof_mark;             // dof marks (nv) int
   acsBuffer tree_mark;            // tree marks (ntree) int

@@ -41,72 +41,59 @@
 
 //---------------------------------- helpers -------------------------------------------------------
 
-// X <- M^-1 X for nrhs interleaved right-hand sides (X[dof*nrhs + r]) on the dofs
-//   [adr, adr+num) of one kinematic tree (mj_solveLD restricted to a tree, all columns per pass)
-static void solveTreeLD(mjtNum* X, int nrhs, const mjModel* m, const mjData* d, int adr,
-                        int num) {
+// x <- M^-1 x on the dofs [adr, adr+num) of one kinematic tree (mj_solveLD restricted to a tree)
+static void solveTreeLD(mjtNum* x, const mjModel* m, const mjData* d, int adr, int num) {
   const mjtNum* qLD = d->qLD;
   const int* rownnz = m->M_rownnz;
   const int* rowadr = m->M_rowadr;
   const int* colind = m->M_colind;
   int end = adr + num;
 
-  // X <- L^-T X (a dof whose entries are all zero propagates nothing)
+  // x <- L^-T x
   for (int i=end-1; i >= adr; i--) {
-    const mjtNum* xi = X + (size_t)i*nrhs;
-    int nz = 0;
-    for (int r=0; r < nrhs; r++) {
-      nz |= (xi[r] != 0);
-    }
-    if (rownnz[i] == 1 || !nz) {
+    mjtNum xi = x[i];
+    if (rownnz[i] == 1 || xi == 0) {
       continue;
     }
     int start = rowadr[i], stop = rowadr[i] + rownnz[i] - 1;
     for (int k=start; k < stop; k++) {
-      mjtNum* xc = X + (size_t)colind[k]*nrhs;
-      for (int r=0; r < nrhs; r++) {
-        xc[r] -= qLD[k] * xi[r];
-      }
+      x[colind[k]] -= qLD[k] * xi;
     }
   }
 
-  // X <- D^-1 X
+  // x <- D^-1 x
   for (int i=adr; i < end; i++) {
-    for (int r=0; r < nrhs; r++) {
-      X[(size_t)i*nrhs + r] *= d->qLDiagInv[i];
-    }
+    x[i] *= d->qLDiagInv[i];
   }
 
-  // X <- L^-1 X
+  // x <- L^-1 x
   for (int i=adr; i < end; i++) {
     int n = rownnz[i] - 1;
     if (n > 0) {
       int start = rowadr[i];
-      mjtNum* xi = X + (size_t)i*nrhs;
+      mjtNum s = 0;
       for (int k=0; k < n; k++) {
-        const mjtNum* xc = X + (size_t)colind[start+k]*nrhs;
-        for (int r=0; r < nrhs; r++) {
-          xi[r] -= qLD[start+k] * xc[r];
-        }
+        s += qLD[start+k] * x[colind[start+k]];
       }
+      x[i] -= s;
     }
   }
 }
 
 
-// X[col*nrhs] += coef * (MuJoCo efc row) over its non-zeros (dense Jacobian: over the npat
-//   columns pat, which hold all its non-zeros)
-static void scatterRow(mjtNum* X, int nrhs, const mjModel* m, const mjData* d, int row,
-                       mjtNum coef, int sparse, const int* pat, int npat) {
+// x[col] += coef * (MuJoCo efc row) over its non-zeros (dense Jacobian: over the npat columns
+//   pat, which hold all its non-zeros)
+static void scatterRow(mjtNum* x, const mjModel* m, const mjData* d, int row, mjtNum coef,
+                       int sparse, const int* pat, int npat) {
   if (sparse) {
     int adr = d->efc_J_rowadr[row], n = d->efc_J_rownnz[row];
     for (int i=0; i < n; i++) {
-      X[(size_t)d->efc_J_colind[adr+i]*nrhs] += coef * d->efc_J[adr+i];
+      x[d->efc_J_colind[adr+i]] += coef * d->efc_J[adr+i];
     }
   } else {
     const mjtNum* J = d->efc_J + (size_t)row*m->nv;
     for (int i=0; i < npat; i++) {
-      X[(size_t)pat[i]*nrhs] += coef * J[pat[i]];
+      x[pat[i]] += coef * J[pat[i]];
     }
   }
 }
@@ -400,15 +387,17 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg
     mjtNum vstar_n = phi >= 0 ? -phi / h :
                      phi < -s->slop ? -s->baumgarte * (phi + s->slop) / h : 0;
 
-    // X = the block's acs rows interleaved (X[dof*dim + r]: row r) over its trees
+    // X = the block's acs rows (X + r nv: row r) over its trees
     mjtNum v0[6], Jqacc[6];
-    for (int a=0; a < ntr; a++) {
-      mju_zero(X + (size_t)dim*m->tree_dofadr[trees[a]], dim*m->tree_dofnum[trees[a]]);
+    for (int r=0; r < dim; r++) {
+      for (int a=0; a < ntr; a++) {
+        mju_zero(X + (size_t)r*nv + m->tree_dofadr[trees[a]], m->tree_dofnum[trees[a]]);
+      }
     }
     for (int r=0; r < dim; r++) {
       v0[r] = 0;
       if (!pyrcontact) {
-        scatterRow(X + r, dim, m, d, i+r, 1, sparse, pat, nJpat);
+        scatterRow(X + (size_t)r*nv, m, d, i+r, 1, sparse, pat, nJpat);
         v0[r] = d->efc_vel[i+r];
         continue;
       }
@@ -416,7 +405,7 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg
       rowCoefficients(coef, r, nmj, pyrcontact, mu);
       for (int j=0; j < nmj; j++) {
         if (coef[j] != 0) {
-          scatterRow(X + r, dim, m, d, i+j, coef[j], sparse, pat, nJpat);
+          scatterRow(X + (size_t)r*nv, m, d, i+j, coef[j], sparse, pat, nJpat);
           v0[r] += coef[j] * d->efc_vel[i+j];
         }
       }
@@ -429,7 +418,7 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg
       J_rownnz[row] = nJpat;
       Jqacc[r] = 0;
       for (int c=0; c < nJpat; c++) {
-        mjtNum val = X[(size_t)pat[c]*dim + r];
+        mjtNum val = X[(size_t)r*nv + pat[c]];
         J_colind[nnzJ] = pat[c];
         J[nnzJ++] = val;
         Jqacc[r] += val * d->qacc_smooth[pat[c]];
@@ -438,8 +427,11 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg
 
     // Y rows: M^-1 J' on each tree (only for the solvers and settings that use it)
     if (flg_Y) {
-      for (int a=0; a < ntr; a++) {
-        solveTreeLD(X, dim, m, d, m->tree_dofadr[trees[a]], m->tree_dofnum[trees[a]]);
+      for (int r=0; r < dim; r++) {
+        for (int a=0; a < ntr; a++) {
+          solveTreeLD(X + (size_t)r*nv, m, d, m->tree_dofadr[trees[a]],
+                      m->tree_dofnum[trees[a]]);
+        }
       }
     }
     for (int r=0; r < dim; r++) {
@@ -452,11 +444,11 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg
           int adr = m->tree_dofadr[trees[a]], num = m->tree_dofnum[trees[a]];
           for (int dof=adr; dof < adr+num; dof++) {
             Y_colind[nnzY] = dof;
-            Y[nnzY++] = X[(size_t)dof*dim + r];
+            Y[nnzY++] = X[(size_t)r*nv + dof];
           }
         }
         for (int c=J_rowadr[row]; c < J_rowadr[row] + nJpat; c++) {
-          Gdiag += J[c] * X[(size_t)J_colind[c]*dim + r];
+          Gdiag += J[c] * X[(size_t)r*nv + J_colind[c]];
         }
       }
 
