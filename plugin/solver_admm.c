@@ -47,7 +47,7 @@
 #define kDenseRows 200            // largest island factorized densely (200^3/3 flops)
 #define kCGTolerance 1e-12        // conjugate gradients: relative residual of the x-update
 #define kCGMaxIter 1000           // conjugate gradients: iteration limit
-#define kBlowup 1e3               // restart cold when the residual exceeds this times the start's
+#define kBlowup 1e4               // restart cold when the residual exceeds this times the start's
 
 typedef struct admmWork_ {
   int*    island_start;           // first entry of island i in island_rows   (nisland + 1)
