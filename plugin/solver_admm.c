@@ -520,11 +520,8 @@ int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* w
   factorIslands(&aw, p, eta + rho);
   stats->nfactor = 1;
 
-  // the cold start's residual (zero forces: a = b), for the restart below
-  mju_zero(aw.f, n);
-  mjtNum rescold = acs_residual(p, aw.f, p->b, model);
-  mjtNum resblow = kBlowup * mju_max(res, s->tolerance);
-  int restarted = !(rescold <= res);
+  mjtNum resstart = res, resblow = kBlowup * mju_max(res, s->tolerance);
+  int restarted = 0;
   int status = -1;
   for (int iter=0; status < 0; iter++) {
     mju_copy(aw.xprev, aw.x, n);
@@ -573,8 +570,10 @@ int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* w
     if (status < 0 && !restarted && res > resblow) {
       restarted = 1;
       mju_zero(aw.f, n);
-      mju_copy(aw.a, p->b, n);
-      startIterates(&aw, p, aw.f, ncp);
+      if (acs_residual(p, aw.f, p->b, model) <= resstart) {
+        mju_copy(aw.a, p->b, n);
+        startIterates(&aw, p, aw.f, ncp);
+      }
     }
 
     // spectral penalty update, unless a residual vanishes (x = y when no constraint is
