@@ -41,7 +41,9 @@ typedef struct {
   double penetration_max;
   double energy_initial, energy_final;
   mjtNum *qpos_initial, *qpos_final;
-  int    nonfinite;
+  int    nonfinite;               // a state became non-finite or MuJoCo reset it (any step)
+  int    ndiverged;               // steps with status diverged (any step, warm-up included)
+  int    nstatus[acsNSTATUS];     // recorded steps per status
   long   peak_rss_kb;
 } runResult;
 
@@ -143,15 +145,28 @@ static long peakRssKb(void) {
 }
 
 
-static int stateBad(const mjModel* m, const mjData* d) {
+// MuJoCo's bad-state warnings so far
+static int badWarnings(const mjData* d) {
+  return d->warning[mjWARN_BADQPOS].number + d->warning[mjWARN_BADQVEL].number +
+         d->warning[mjWARN_BADQACC].number;
+}
+
+
+static int stateFinite(const mjModel* m, const mjData* d) {
   for (int i=0; i < m->nq; i++) {
-    if (!isfinite(d->qpos[i])) return 1;
+    if (!isfinite(d->qpos[i])) return 0;
   }
   for (int i=0; i < m->nv; i++) {
-    if (!isfinite(d->qvel[i])) return 1;
+    if (!isfinite(d->qvel[i])) return 0;
   }
-  return d->warning[mjWARN_BADQPOS].number || d->warning[mjWARN_BADQVEL].number ||
-         d->warning[mjWARN_BADQACC].number;
+  return 1;
+}
+
+
+// the status of a run: "error" (refused), "diverged" (a step diverged or a state was not finite
+// or reset by MuJoCo), else "ok"
+static const char* runStatus(const runResult* r) {
+  return !r->ok ? "error" : (r->ndiverged || r->nonfinite) ? "diverged" : "ok";
 }
 
 
@@ -225,6 +240,8 @@ static void runSolver(runResult* r, const mjModel* m, const benchArgs* args, con
   for (int i=0; i < args->warmup + args->steps; i++) {
     int rec = i - args->warmup;
     double solve = 0;
+    int status = acsSTATUS_NATIVE;
+    int nwarn = badWarnings(d);
     double t0 = nowMicro();
     if (plain) {
       mjtNum tc = d->timer[mjTIMER_CONSTRAINT].duration;
@@ -238,7 +255,7 @@ static void runSolver(runResult* r, const mjModel* m, const benchArgs* args, con
         acs_evaluate(m, d, ctx);
       }
     } else {
-      int status = acs_step(m, d, ctx);
+      status = acs_step(m, d, ctx);
       double t1 = nowMicro();
       if (status == acsSTATUS_ERROR) {
         snprintf(r->error, sizeof(r->error), "step %d: %s", i, acs_lastError(ctx));
@@ -251,12 +268,18 @@ static void runSolver(runResult* r, const mjModel* m, const benchArgs* args, con
         r->step_us[rec] = (t1 - t0) - st->time_metrics;
       }
     }
-    if (stateBad(m, d)) {
+    if (badWarnings(d) != nwarn || !stateFinite(m, d)) {
       r->nonfinite = 1;
+      status = acsSTATUS_DIVERGED;   // as acs_step reports it; plain mj_step reports nothing
+    }
+    if (status == acsSTATUS_DIVERGED && !r->ndiverged++) {
+      snprintf(r->error, sizeof(r->error), "step %d: %s", i,
+               plain ? "the state became non-finite or MuJoCo reset it" : acs_lastError(ctx));
     }
     if (rec < 0) {
       continue;
     }
+    r->nstatus[status]++;
 
     // record
     int n = rec + 1;
@@ -369,8 +392,8 @@ static int writeJson(const char* path, const mjModel* m, const benchArgs* args,
     fputs(i ? ",\n  {" : "\n  {", f);
     fputs("\"solver\": ", f);
     jsonString(f, r->solver);
-    fprintf(f, ", \"status\": \"%s\", \"error\": ", r->ok ? "ok" : "error");
-    if (r->ok) {
+    fprintf(f, ", \"status\": \"%s\", \"error\": ", runStatus(r));
+    if (!r->error[0]) {
       fputs("null", f);
     } else {
       jsonString(f, r->error);
@@ -381,6 +404,13 @@ static int writeJson(const char* path, const mjModel* m, const benchArgs* args,
     }
     jsonTiming(f, "step_us", r->step_med, r->step_mean, r->step_p90);
     jsonTiming(f, "solve_us", r->solve_med, r->solve_mean, r->solve_p90);
+    fputs(", \"steps_status\": {", f);
+    for (int k=0; k < acsNSTATUS; k++) {
+      if (k == acsSTATUS_ERROR) continue;   // a refused step ends the run
+      fprintf(f, "%s\"%s\": ", k ? ", " : "", acs_statusName(k));
+      jsonNumber(f, (double)r->nstatus[k] / r->nstep);
+    }
+    fprintf(f, "}, \"diverged_steps\": %d", r->ndiverged);
     jsonMeanMax(f, "iterations", r->iterations, 1);
     jsonMeanMax(f, "contacts", r->contacts, 1);
     jsonMeanMax(f, "ncp_residual", r->residual, r->metrics);
@@ -406,6 +436,19 @@ static int writeJson(const char* path, const mjModel* m, const benchArgs* args,
 }
 
 
+// a CSV field (RFC 4180): quoted, with inner quotes doubled
+static void csvString(FILE* f, const char* s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"') {
+      fputc('"', f);
+    }
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+
 static int writeCsv(const char* path, const benchArgs* args, const runResult* runs, int nrun) {
   FILE* f = fopen(path, "w");
   if (!f) {
@@ -416,21 +459,35 @@ static int writeCsv(const char* path, const benchArgs* args, const runResult* ru
         "solve_us_mean,solve_us_p90,iterations_mean,iterations_max,contacts_mean,contacts_max,"
         "ncp_residual_mean,ncp_residual_max,signorini_mean,signorini_max,coulomb_mean,"
         "coulomb_max,mdp_mean,mdp_max,slip_mean,slip_max,penetration_max,energy_initial,"
-        "energy_final,nonfinite,peak_rss_kb,error\n", f);
+        "energy_final,nonfinite,diverged_steps", f);
+  for (int k=0; k < acsNSTATUS; k++) {
+    if (k != acsSTATUS_ERROR) {
+      fprintf(f, ",share_%s", acs_statusName(k));
+    }
+  }
+  fputs(",peak_rss_kb,error\n", f);
   for (int i=0; i < nrun; i++) {
     const runResult* r = runs + i;
     double nan = NAN;
     double met = r->metrics ? 1 : nan;
-    fprintf(f, "%s,%s,%s,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,"
-            "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.9g,%.9g,%d,%ld,\"%s\"\n",
-            args->model, r->solver, r->ok ? "ok" : "error", r->nstep,
+    csvString(f, args->model);
+    fprintf(f, ",%s,%s,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,"
+            "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.9g,%.9g,%d,%d",
+            r->solver, runStatus(r), r->nstep,
             r->step_med, r->step_mean, r->step_p90, r->solve_med, r->solve_mean, r->solve_p90,
             r->iterations.mean, r->iterations.max, r->contacts.mean, r->contacts.max,
             met*r->residual.mean, met*r->residual.max, met*r->signorini.mean,
             met*r->signorini.max, met*r->coulomb.mean, met*r->coulomb.max, met*r->mdp.mean,
             met*r->mdp.max, met*r->slip.mean, met*r->slip.max, met*r->penetration_max,
-            r->energy_initial, r->energy_final, r->nonfinite, r->peak_rss_kb,
-            r->ok ? "" : r->error);
+            r->energy_initial, r->energy_final, r->nonfinite, r->ndiverged);
+    for (int k=0; k < acsNSTATUS; k++) {
+      if (k != acsSTATUS_ERROR) {
+        fprintf(f, ",%.6g", r->nstep ? (double)r->nstatus[k] / r->nstep : nan);
+      }
+    }
+    fprintf(f, ",%ld,", r->peak_rss_kb);
+    csvString(f, r->error);
+    fputc('\n', f);
   }
   fclose(f);
   return 0;
@@ -446,17 +503,24 @@ static void printTable(const mjModel* m, const benchArgs* args, const runResult*
   }
   printf("model %s  (MuJoCo %s, nv %d, timestep %g s, %d steps after %d warm-up)\n",
          args->model, mj_versionString(), (int)m->nv, m->opt.timestep, args->steps, args->warmup);
-  printf("%-8s %-6s %9s %8s %9s %7s %7s %10s %10s %10s %10s %10s\n",
-         "solver", "status", "step_us", "x mujoco", "solve_us", "iters", "contacts",
+  printf("%-8s %-8s %9s %8s %9s %7s %6s %7s %10s %10s %10s %10s %10s\n",
+         "solver", "status", "step_us", "x mujoco", "solve_us", "iters", "conv%", "contacts",
          "ncp_mean", "ncp_max", "pen_max_m", "slip_max", "dE_J");
   for (int i=0; i < nrun; i++) {
     const runResult* r = runs + i;
     if (!r->ok) {
-      printf("%-8s error  %s\n", r->solver, r->error);
+      printf("%-8s error    %s\n", r->solver, r->error);
       continue;
     }
-    printf("%-8s %-6s %9.2f %8.2f %9.2f %7.1f %7.1f", r->solver, r->nonfinite ? "nan" : "ok",
-           r->step_med, r->step_med / ref, r->solve_med, r->iterations.mean, r->contacts.mean);
+    char conv[16] = "-";
+    int nacs = r->nstep - r->nstatus[acsSTATUS_NATIVE];
+    if (nacs > 0) {
+      snprintf(conv, sizeof(conv), "%.0f", 100.0 *
+               (r->nstatus[acsSTATUS_CONVERGED] + r->nstatus[acsSTATUS_EMPTY]) / r->nstep);
+    }
+    printf("%-8s %-8s %9.2f %8.2f %9.2f %7.1f %6s %7.1f", r->solver, runStatus(r),
+           r->step_med, r->step_med / ref, r->solve_med, r->iterations.mean, conv,
+           r->contacts.mean);
     if (r->metrics) {
       printf(" %10.3g %10.3g %10.3g %10.3g", r->residual.mean, r->residual.max,
              r->penetration_max, r->slip.max);
@@ -464,6 +528,12 @@ static void printTable(const mjModel* m, const benchArgs* args, const runResult*
       printf(" %10s %10s %10s %10s", "-", "-", "-", "-");
     }
     printf(" %10.4g\n", r->energy_final - r->energy_initial);
+  }
+  for (int i=0; i < nrun; i++) {
+    if (runs[i].ok && runs[i].ndiverged) {
+      printf("%s diverged in %d steps, first at %s\n", runs[i].solver, runs[i].ndiverged,
+             runs[i].error);
+    }
   }
 }
 

@@ -1,22 +1,18 @@
 // Copyright 2026 The acs authors.
 //
-// The acs context: settings, the buffers behind the step's acsProblem, the warm-start cache and
-// the statistics. Buffers grow when a problem outgrows them (between steps in steady state they
-// are reused, so a steady-state step does not allocate).
+// The acs context: settings, the identity of its model, the buffers behind the step's acsProblem,
+// the warm-start cache and the statistics. Buffers grow when a problem outgrows them (between
+// steps in steady state they are reused, so a steady-state step does not allocate).
 
 #ifndef ACS_PLUGIN_CONTEXT_H_
 #define ACS_PLUGIN_CONTEXT_H_
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include <mujoco/mujoco.h>
 #include <acs/acs_types.h>
-
-// a growable array: capacity in elements
-typedef struct acsBuffer_ {
-  void*  ptr;
-  size_t cap;
-} acsBuffer;
+#include "util_errmem.h"
 
 // warm-start cache of one step: contacts keyed by geom pair and position, other rows by key
 typedef struct acsWarmCache_ {
@@ -33,14 +29,22 @@ typedef struct acsWarmCache_ {
   acsBuffer row_force;            // force                                       (nrow x 1)
 } acsWarmCache;
 
+// what identifies a model to acs: the sizes it uses and a fingerprint of the structure it reads
+#define acsNIDSIZE 15
+typedef struct acsModelId_ {
+  int      size[acsNIDSIZE];      // nq nv nu na nbody njnt ngeom nsite ntree neq ntendon nC
+                                  //   nmocap nuserdata nsensordata
+  uint64_t fingerprint;           // hash of the kinematic trees, mass-matrix pattern and geoms
+} acsModelId;
+
 struct acsContext_ {
   acsSettings settings;           // active settings
   acsStats    stats;              // statistics of the last step
-  char        error[acsNERROR];   // message of the last refused step
+  char        error[acsNERROR];   // message of the last refused call
 
-  // model identity, to catch a context used with another model
-  const mjModel* model;
-  int nv;
+  // the model the context was made for, and the last model pointer found identical to it
+  acsModelId     model_id;
+  const mjModel* model_checked;
 
   // per-geom material overrides of the compliant models (ngeom; NaN: not set)
   mjtNum* geom_stiffness;
@@ -52,16 +56,19 @@ struct acsContext_ {
 
   // per block
   acsBuffer block_type, block_dim, block_adr, block_id, block_mu, block_floss, block_pos;
-  acsBuffer block_efcadr;         // first MuJoCo efc row of the block
+  acsBuffer block_efcadr;         // first MuJoCo efc row of the block (int)
   acsBuffer block_island, island_nefc;   // islands (int)
   acsBuffer block_tree;           // first tree of the block, -1 if none (int)
   acsBuffer tree_parent;          // union-find over trees (ntree) int
 
   // per row
   acsBuffer b, R, J_rownnz, J_rowadr, Y_rownnz, Y_rowadr, vel, vfree, pos;
+  acsBuffer row_efc;              // MuJoCo efc row of a non-contact row (int)
+  acsBuffer vstab;                // stabilization part of the bias velocity v* (Baumgarte,
+                                  //   restitution), m/s: b holds -vstab / h
   acsBuffer block_stiffness, block_dissipation;
   acsBuffer force;                // solution (and warm start) in acs layout
-  acsBuffer scratch;              // metrics scratch (nv + nefc)
+  acsBuffer scratch;              // metrics scratch (nv + 2 nefc)
 
   // sparse values
   acsBuffer J_colind, J, Y_colind, Y;
@@ -82,20 +89,20 @@ struct acsContext_ {
   acsWarmCache warm[2];
   int          warm_prev;         // index of the cache holding the previous step
 
-  int nalloc;                     // number of heap (re)allocations so far (tests)
+  // the state of mjData before a step whose input MuJoCo's checks will reset or clear, restored
+  // if the step is then refused (mjSTATE_INTEGRATION, qacc, qfrc_constraint, warnings)
+  mjtNum*        saved;           // nsaved numbers, allocated with the context
+  int            nsaved;
+  mjWarningStat  saved_warning[mjNWARNING];
+
+  acsBufferStats mem;             // allocations so far; fault injection (tests)
 };
 
-// make sure buf holds at least n elements of size elsize; return 0 on success, -1 out of memory
-int acs_bufferReserve(acsContext* ctx, acsBuffer* buf, size_t n, size_t elsize);
+// Check that m is the model ctx was made for (sizes, then the fingerprint when the pointer is
+// new). Return 0 if it is; otherwise -1 with a message naming the difference.
+int acs_checkModelIdentity(acsContext* ctx, const mjModel* m, char* error, int error_sz);
 
-// wall-clock time in microseconds
-double acs_timeMicro(void);
-
-// write a formatted message into error (if error != NULL and error_sz > 0)
-void acs_formatError(char* error, int error_sz, const char* format, ...)
-#if defined(__GNUC__)
-  __attribute__((format(printf, 3, 4)))
-#endif
-;
+// Check that acs can run model m (integrator, flags). Return 0, or -1 with a message.
+int acs_checkModelSupported(const mjModel* m, char* error, int error_sz);
 
 #endif  // ACS_PLUGIN_CONTEXT_H_

@@ -105,7 +105,16 @@ mjtNum acs_residual(const acsProblem* p, const mjtNum* f, const mjtNum* a, int m
 }
 
 
+// inputs of the stand-alone evaluations: a valid problem with Y, force and scratch given
+static int evaluationInputs(const mjtNum* scratch, const mjtNum* force, const acsProblem* p) {
+  return scratch && force && !acs_checkProblem(p, NULL, 0) && !acs_checkProblemFor(p, 0, NULL, 0);
+}
+
+
 mjtNum acs_problemResidual(mjtNum* scratch, const mjtNum* force, const acsProblem* p, int model) {
+  if (!evaluationInputs(scratch, force, p) || model < 0 || model >= acsNMODEL) {
+    return NAN;
+  }
   acs_mulYT(scratch, p, force);
   acs_velocity(scratch + p->nv, p, scratch, force);
   return acs_residual(p, force, scratch + p->nv, model);
@@ -131,6 +140,15 @@ static int isSticking(const mjtNum* f, const mjtNum* mu, int dim, int pyramid) {
 
 void acs_evaluateProblem(acsStats* stats, mjtNum* scratch, const mjtNum* force,
                          const acsProblem* p) {
+  if (!stats) {
+    return;
+  }
+  if (!evaluationInputs(scratch, force, p)) {
+    stats->status = acsSTATUS_ERROR;
+    stats->residual = stats->signorini = stats->coulomb = stats->mdp = NAN;
+    stats->penetration = stats->slip = stats->energy = NAN;
+    return;
+  }
   mjtNum* w = scratch;
   mjtNum* a = scratch + p->nv;
   acs_mulYT(w, p, force);

@@ -7,207 +7,34 @@
 //     --problem.c--> acsProblem --warmstart.c--> initial forces --solver_*.c--> forces
 //     --problem.c--> efc_force, qfrc_constraint, qacc --MuJoCo--> sensors, integrator
 //
-// MuJoCo paths that would silently re-run its own solver are refused: the RK4 integrator
-// (mj_RungeKutta calls mj_forwardSkip at its intermediate stages) and sleeping (mj_advance calls
-// mj_forwardSkip when trees fall asleep).
-
-#define _POSIX_C_SOURCE 200809L
+// A step that cannot be completed (out of memory, a model the context was not made for, a model
+// acs cannot run) is refused: it returns acsSTATUS_ERROR with the reason in acs_lastError and does
+// not integrate, so the state of mjData (everything mj_getState saves), qacc and qfrc_constraint
+// are as they were. Everything that can fail inside the constraint stage happens before it writes
+// to mjData.
+//
+// A step reports acsSTATUS_DIVERGED, with the reason in acs_lastError, when its input is not
+// finite (MuJoCo's own checks reset the state, as in mj_step), its problem or solution is not
+// finite (zero constraint forces), MuJoCo's bad-acceleration check fires, or the state it leaves
+// is not finite.
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
 #include "context.h"
 #include "metrics.h"
 #include "problem.h"
-#include "settings.h"
 #include "solver.h"
+#include "util_errmem.h"
 #include "warmstart.h"
 
 #define BUF(ctx, name, type) ((type*)(ctx)->name.ptr)
 
 
-//---------------------------------- utilities -----------------------------------------------------
-
-double acs_timeMicro(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return 1e6*(double)t.tv_sec + 1e-3*(double)t.tv_nsec;
-}
-
-
-void acs_formatError(char* error, int error_sz, const char* format, ...) {
-  if (!error || error_sz <= 0) {
-    return;
-  }
-  va_list args;
-  va_start(args, format);
-  vsnprintf(error, error_sz, format, args);
-  va_end(args);
-}
-
-
-int acs_bufferReserve(acsContext* ctx, acsBuffer* buf, size_t n, size_t elsize) {
-  if (n <= buf->cap) {
-    return 0;
-  }
-  size_t cap = buf->cap ? buf->cap : 16;
-  while (cap < n) {
-    cap *= 2;
-  }
-  void* ptr = realloc(buf->ptr, cap*elsize);
-  if (!ptr) {
-    return -1;
-  }
-  buf->ptr = ptr;
-  buf->cap = cap;
-  ctx->nalloc++;
-  return 0;
-}
-
-
-static void freeBuffer(acsBuffer* buf) {
-  free(buf->ptr);
-  buf->ptr = NULL;
-  buf->cap = 0;
-}
-
-
-//---------------------------------- context -------------------------------------------------------
-
-// refuse models whose integration would re-run MuJoCo's own solver
-static int checkModel(const mjModel* m, char* error, int error_sz) {
-  if (m->opt.integrator == mjINT_RK4) {
-    acs_formatError(error, error_sz, "integrator RK4 is not supported: mj_RungeKutta re-runs "
-                    "MuJoCo's own constraint solver at its intermediate stages; use "
-                    "integrator=\"Euler\", \"implicit\" or \"implicitfast\"");
-    return -1;
-  }
-  if (m->opt.enableflags & mjENBL_SLEEP) {
-    acs_formatError(error, error_sz, "sleep is not supported: mj_advance re-runs MuJoCo's own "
-                    "constraint solver when trees fall asleep; remove <flag sleep=\"enable\"/>");
-    return -1;
-  }
-  return 0;
-}
-
-
-acsContext* acs_makeContext(const mjModel* m, const acsSettings* settings,
-                            char* error, int error_sz) {
-  acsSettings s;
-  if (!m) {
-    acs_formatError(error, error_sz, "model is NULL");
-    return NULL;
-  }
-  acs_registerPlugin();
-  if (settings) {
-    s = *settings;
-  } else {
-    acs_defaultSettings(&s);
-    if (acs_modelSettings(&s, m, error, error_sz)) {
-      return NULL;
-    }
-  }
-  if (acs_validateSettings(&s, error, error_sz) || checkModel(m, error, error_sz)) {
-    return NULL;
-  }
-
-  acsContext* ctx = calloc(1, sizeof(acsContext));
-  if (!ctx) {
-    acs_formatError(error, error_sz, "out of memory");
-    return NULL;
-  }
-  ctx->settings = s;
-  ctx->model = m;
-  ctx->nv = m->nv;
-  ctx->geom_stiffness = malloc((m->ngeom > 0 ? m->ngeom : 1) * sizeof(mjtNum));
-  ctx->geom_dissipation = malloc((m->ngeom > 0 ? m->ngeom : 1) * sizeof(mjtNum));
-  if (!ctx->geom_stiffness || !ctx->geom_dissipation ||
-      acs_geomMaterials(ctx->geom_stiffness, ctx->geom_dissipation, m, error, error_sz)) {
-    if (!ctx->geom_stiffness || !ctx->geom_dissipation) {
-      acs_formatError(error, error_sz, "out of memory");
-    }
-    acs_deleteContext(ctx);
-    return NULL;
-  }
-  ctx->stats.solver = s.solver;
-  acs_defaultSolverState(&ctx->solver_state);
-  return ctx;
-}
-
-
-void acs_deleteContext(acsContext* ctx) {
-  if (!ctx) {
-    return;
-  }
-  acsBuffer* bufs[] = {
-    &ctx->block_type, &ctx->block_dim, &ctx->block_adr, &ctx->block_id, &ctx->block_mu,
-    &ctx->block_floss, &ctx->block_pos, &ctx->block_efcadr, &ctx->b, &ctx->R, &ctx->J_rownnz,
-    &ctx->J_rowadr, &ctx->Y_rownnz, &ctx->Y_rowadr, &ctx->force, &ctx->scratch, &ctx->J_colind,
-    &ctx->J, &ctx->Y_colind, &ctx->Y, &ctx->dofvec, &ctx->dof_list, &ctx->dof_mark,
-    &ctx->tree_mark, &ctx->tree_list, &ctx->work, &ctx->block_island, &ctx->island_nefc,
-    &ctx->block_tree, &ctx->tree_parent, &ctx->vel, &ctx->vfree, &ctx->pos,
-    &ctx->block_stiffness, &ctx->block_dissipation,
-  };
-  for (size_t i=0; i < sizeof(bufs)/sizeof(bufs[0]); i++) {
-    freeBuffer(bufs[i]);
-  }
-  free(ctx->geom_stiffness);
-  free(ctx->geom_dissipation);
-  for (int i=0; i < 2; i++) {
-    acsWarmCache* w = ctx->warm + i;
-    acsBuffer* wb[] = {&w->con_geom, &w->con_pos, &w->con_force, &w->con_next, &w->con_used,
-                       &w->head, &w->row_key, &w->row_force};
-    for (size_t j=0; j < sizeof(wb)/sizeof(wb[0]); j++) {
-      freeBuffer(wb[j]);
-    }
-  }
-  free(ctx);
-}
-
-
-int acs_setSettings(acsContext* ctx, const acsSettings* settings, char* error, int error_sz) {
-  if (acs_validateSettings(settings, error, error_sz)) {
-    return -1;
-  }
-  if (settings->solver != ctx->settings.solver) {
-    acs_defaultSolverState(&ctx->solver_state);   // another solver's state does not apply
-  }
-  ctx->settings = *settings;
-  return 0;
-}
-
-
-const acsSettings* acs_getSettings(const acsContext* ctx) {
-  return &ctx->settings;
-}
-
-
-void acs_resetContext(acsContext* ctx) {
-  acs_warmReset(ctx);
-  acs_defaultSolverState(&ctx->solver_state);
-  memset(&ctx->stats, 0, sizeof(acsStats));
-  ctx->stats.solver = ctx->settings.solver;
-  ctx->error[0] = 0;
-}
-
-
-const acsStats* acs_getStats(const acsContext* ctx) {
-  return &ctx->stats;
-}
-
-
-const char* acs_lastError(const acsContext* ctx) {
-  return ctx ? ctx->error : "context is NULL";
-}
-
-
-//---------------------------------- constraint stage ----------------------------------------------
+//---------------------------------- metrics -------------------------------------------------------
 
 // kinetic + potential energy of the state in d, leaving d->energy and its flags as they were
 static mjtNum stateEnergy(const mjModel* m, mjData* d) {
@@ -246,93 +73,133 @@ static int needsY(const acsContext* ctx) {
 }
 
 
-// MuJoCo's solver, with the same metrics as every acs solver
-static void fwdConstraintNative(const mjModel* m, mjData* d, acsContext* ctx) {
+//---------------------------------- constraint stage ----------------------------------------------
+
+// Did an unconverged solve end worse than no force at all? With its law's residual (metrics.c)
+// above that of zero forces, the iteration went the wrong way: the stabilization asks for a
+// velocity the constraints cannot produce (an overlap the model cannot resolve, rows that barely
+// move any dof), the biased problem has no solution, and the forces grow without bound
+static int worseThanZero(acsContext* ctx, const mjtNum* force) {
+  const acsProblem* p = &ctx->problem;
+  int model = acsSOLVERS[ctx->settings.solver].model;
+  mjtNum* w = BUF(ctx, dofvec, mjtNum);
+  mjtNum* a = BUF(ctx, scratch, mjtNum);
+  mjtNum* zero = a + p->nefc;
+  acs_mulYT(w, p, force);
+  acs_velocity(a, p, w, force);
+  mjtNum res = acs_residual(p, force, a, model);
+  mju_zero(zero, p->nefc);
+  mjtNum res0 = acs_residual(p, zero, p->b, model);
+  return !(res <= res0);
+}
+
+
+// remove the stabilization from the problem's bias: b = ... - v* / h loses its Baumgarte and
+// restitution part (what is left, zero or a gap closing within the step, is always feasible)
+static void dropStabilization(acsContext* ctx) {
+  mjtNum* b = BUF(ctx, b, mjtNum);
+  const mjtNum* vstab = BUF(ctx, vstab, mjtNum);
+  mjtNum h = ctx->problem.timestep;
+  for (int r=0; r < ctx->problem.nefc; r++) {
+    b[r] += vstab[r] / h;
+  }
+}
+
+
+// MuJoCo's solver, with the same metrics as every acs solver; the metrics problem is built
+// first, so that running out of memory refuses the step before MuJoCo's solver writes to d.
+// Return 0, or -1 with the reason in ctx->error
+static int fwdConstraintNative(const mjModel* m, mjData* d, acsContext* ctx) {
   acsStats* st = &ctx->stats;
+  int metrics = ctx->settings.metrics;
   double t0 = acs_timeMicro();
+  if (metrics && acs_buildProblem(ctx, m, d, needsY(ctx))) {
+    acs_formatError(ctx->error, acsNERROR, "out of memory building the constraint problem "
+                    "(nefc = %d)", d->nefc);
+    return -1;
+  }
+  double t1 = acs_timeMicro();
   mj_fwdConstraint(m, d);
-  st->time_solve = acs_timeMicro() - t0;
+  double t2 = acs_timeMicro();
+  st->time_solve = t2 - t1;
   st->status = d->nefc ? acsSTATUS_NATIVE : acsSTATUS_EMPTY;
   for (int i=0; i < mjNISLAND && i < (d->nisland > 0 ? d->nisland : 1); i++) {
     st->niter += d->solver_niter[i];
   }
 
-  if (ctx->settings.metrics) {
-    double t1 = acs_timeMicro();
-    if (acs_buildProblem(ctx, m, d, needsY(ctx)) == 0) {
-      ctx->problem.pyramid = mj_isPyramidal(m);
-      acs_readForces(BUF(ctx, force, mjtNum), ctx, m, d);
-      st->nefc = ctx->problem.nefc;
-      evaluate(ctx, m, d);
-    }
-    st->time_metrics = acs_timeMicro() - t1;
+  if (metrics) {
+    ctx->problem.pyramid = mj_isPyramidal(m);
+    acs_readForces(BUF(ctx, force, mjtNum), ctx, m, d);
+    st->nefc = ctx->problem.nefc;
+    evaluate(ctx, m, d);
+    st->time_metrics = (t1 - t0) + (acs_timeMicro() - t2);
   }
+  return 0;
 }
 
 
-// the constraint stage with an acs solver
-static void fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
+// the constraint stage with an acs solver. Return 0, or -1 with the reason in ctx->error (then
+// nothing was written to d)
+static int fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
   acsStats* st = &ctx->stats;
-  int nv = m->nv;
-  mju_zero(d->qfrc_constraint, nv);
-
-  // no constraints: qacc = qacc_smooth
-  if (d->nefc == 0) {
-    mju_copy(d->qacc, d->qacc_smooth, nv);
-    memset(d->solver_niter, 0, sizeof(d->solver_niter));
-    st->status = acsSTATUS_EMPTY;
-    if (acs_buildProblem(ctx, m, d, needsY(ctx)) == 0) {
-      acs_warmstore(ctx, m, d, BUF(ctx, force, mjtNum));
-      if (ctx->settings.metrics) {
-        double t1 = acs_timeMicro();
-        evaluate(ctx, m, d);
-        st->time_metrics = acs_timeMicro() - t1;
-      }
-    }
-    return;
-  }
 
   // problem and warm start
   double t0 = acs_timeMicro();
   if (acs_buildProblem(ctx, m, d, needsY(ctx))) {
-    mju_warning("acs: out of memory building the constraint problem (nefc = %d)", d->nefc);
-    mju_copy(d->qacc, d->qacc_smooth, nv);
-    st->status = acsSTATUS_ERROR;
-    return;
+    acs_formatError(ctx->error, acsNERROR, "out of memory building the constraint problem "
+                    "(nefc = %d)", d->nefc);
+    return -1;
   }
   const acsProblem* p = &ctx->problem;
   mjtNum* force = BUF(ctx, force, mjtNum);
   int nwarm = acs_warmstart(force, ctx, m, d);
   double time_problem = acs_timeMicro() - t0;
-
-  // solve; a non-finite problem (NaN in the state) gets zero forces
-  int finite = 1;
-  for (int r=0; r < p->nefc; r++) {
-    if (!isfinite(p->b[r])) {
-      finite = 0;
-      break;
-    }
+  size_t worksize = acs_workspaceBytes(p, &ctx->settings);
+  if (acs_bufferReserve(&ctx->mem, &ctx->work, worksize, 1)) {
+    acs_formatError(ctx->error, acsNERROR, "out of memory for the solver workspace (%zu bytes)",
+                    worksize);
+    return -1;
   }
-  size_t worksize = acs_workspaceSize(p, &ctx->settings);
+
+  // solve; a non-finite problem (NaN or infinity in the state or the forces) gets zero forces
+  int finite = 1;
+  for (int r=0; r < p->nefc && finite; r++) {
+    finite = isfinite(p->b[r]);
+  }
   if (!finite) {
     mju_zero(force, p->nefc);
-    memset(st, 0, sizeof(acsStats));
     st->status = acsSTATUS_DIVERGED;
-  } else if (acs_bufferReserve(ctx, &ctx->work, worksize, 1)) {
-    mju_zero(force, p->nefc);
-    memset(st, 0, sizeof(acsStats));
-    st->status = acsSTATUS_ERROR;
+    acs_formatError(ctx->error, acsNERROR, "the constraint problem is not finite (time %g): "
+                    "constraint forces set to zero", d->time);
+  } else if (p->nefc == 0) {
+    st->status = acsSTATUS_EMPTY;
   } else {
-    acs_solve(force, st, &ctx->solver_state, p, &ctx->settings, ctx->work.ptr, worksize);
+    acs_solveProblem(force, st, &ctx->solver_state, p, &ctx->settings, ctx->work.ptr);
+    if (st->status != acsSTATUS_CONVERGED &&
+        acsSOLVERS[ctx->settings.solver].model != acsMODEL_COMPLIANT &&
+        worseThanZero(ctx, force)) {
+      dropStabilization(ctx);
+      mju_zero(force, p->nefc);
+      acs_solveProblem(force, st, &ctx->solver_state, p, &ctx->settings, ctx->work.ptr);
+      st->unstabilized = 1;
+    }
+    if (st->status == acsSTATUS_DIVERGED) {
+      acs_formatError(ctx->error, acsNERROR, "solver %s diverged (time %g): constraint forces "
+                      "set to zero", acs_solverName(ctx->settings.solver), d->time);
+    }
   }
   st->solver = ctx->settings.solver;
   st->nefc = p->nefc;
   st->nwarm = nwarm;
   st->time_problem = time_problem;
 
-  // forces to MuJoCo, warm start for the next step, MuJoCo's solver statistics
+  // warm start for the next step (the last thing that can fail), then the forces to MuJoCo and
+  // MuJoCo's solver statistics
+  if (acs_warmstore(ctx, m, d, force)) {
+    acs_formatError(ctx->error, acsNERROR, "out of memory storing the warm start");
+    return -1;
+  }
   acs_writeForces(ctx, m, d, force);
-  acs_warmstore(ctx, m, d, force);
   memset(d->solver_niter, 0, sizeof(d->solver_niter));
   d->solver_niter[0] = st->niter;
   for (int i=0; i < st->nhistory && i < mjNSOLVER; i++) {
@@ -345,27 +212,27 @@ static void fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
     evaluate(ctx, m, d);
     st->time_metrics = acs_timeMicro() - t1;
   }
+  return 0;
 }
 
 
-static void fwdConstraint(const mjModel* m, mjData* d, acsContext* ctx) {
+static int fwdConstraint(const mjModel* m, mjData* d, acsContext* ctx) {
   memset(&ctx->stats, 0, sizeof(acsStats));
   ctx->stats.solver = ctx->settings.solver;
   double t0 = acs_timeMicro();
-  if (ctx->settings.solver == acsSOL_NATIVE) {
-    fwdConstraintNative(m, d, ctx);
-  } else {
-    fwdConstraintAcs(m, d, ctx);
-  }
+  int ret = ctx->settings.solver == acsSOL_NATIVE ? fwdConstraintNative(m, d, ctx) :
+                                                    fwdConstraintAcs(m, d, ctx);
   ctx->stats.time_constraint = acs_timeMicro() - t0 - ctx->stats.time_metrics;
+  return ret;
 }
 
 
 //---------------------------------- pipeline -------------------------------------------------------
 
-// mj_forwardSkip with the constraint stage replaced
-static void forwardSkip(const mjModel* m, mjData* d, acsContext* ctx, int skipstage,
-                        int skipsensor) {
+// mj_forwardSkip with the constraint stage replaced. Return 0, or -1 if the constraint stage
+// refused (then d's constraint outputs are as they were and efc_force is zero)
+static int forwardSkip(const mjModel* m, mjData* d, acsContext* ctx, int skipstage,
+                       int skipsensor) {
   // position-dependent
   if (skipstage < mjSTAGE_POS) {
     mj_fwdPosition(m, d);
@@ -398,16 +265,20 @@ static void forwardSkip(const mjModel* m, mjData* d, acsContext* ctx, int skipst
   }
   mj_fwdActuation(m, d);
   mj_fwdAcceleration(m, d);
-  fwdConstraint(m, d, ctx);
+  if (fwdConstraint(m, d, ctx)) {
+    mju_zero(d->efc_force, d->nefc);
+    return -1;
+  }
   if (!skipsensor) {
     d->flg_rnepost = 0;   // lazy mj_rnePostConstraint must see the new forces
     mj_sensorAcc(m, d);
   }
+  return 0;
 }
 
 
-// mj_checkAcc with our forward on reset
-static void checkAcc(const mjModel* m, mjData* d, acsContext* ctx) {
+// mj_checkAcc with our forward on reset; return 1 if the check fired
+static int checkAcc(const mjModel* m, mjData* d, acsContext* ctx) {
   for (int i=0; i < m->nv; i++) {
     if (mju_isBad(d->qacc[i])) {
       mj_warning(d, mjWARN_BADQACC, i);
@@ -418,17 +289,19 @@ static void checkAcc(const mjModel* m, mjData* d, acsContext* ctx) {
       d->warning[mjWARN_BADQACC].number++;
       d->warning[mjWARN_BADQACC].lastinfo = i;
       if (!mjDISABLED(mjDSBL_AUTORESET)) {
-        int status = ctx->stats.status;
         forwardSkip(m, d, ctx, mjSTAGE_NONE, 0);
-        ctx->stats.status = status;
       }
-      return;
+      acs_formatError(ctx->error, acsNERROR, "bad acceleration at dof %d (time %g): MuJoCo's "
+                      "check fired (mjWARN_BADQACC)%s", i, d->time,
+                      mjDISABLED(mjDSBL_AUTORESET) ? "" : " and reset the state");
+      return 1;
     }
   }
+  return 0;
 }
 
 
-// shared entry checks; return 0 if the step can run
+// shared entry checks: nothing is changed in d; return 0 if the call can run
 static int checkCall(const mjModel* m, mjData* d, acsContext* ctx) {
   if (!ctx) {
     return -1;
@@ -436,11 +309,8 @@ static int checkCall(const mjModel* m, mjData* d, acsContext* ctx) {
   ctx->error[0] = 0;
   if (!m || !d) {
     acs_formatError(ctx->error, acsNERROR, "model or data is NULL");
-  } else if (m->nv != ctx->nv) {
-    acs_formatError(ctx->error, acsNERROR, "context was made for a model with nv = %d, "
-                    "this model has nv = %d: make a context per model", ctx->nv, (int)m->nv);
-  } else {
-    checkModel(m, ctx->error, acsNERROR);   // settings are validated when they are set
+  } else if (!acs_checkModelIdentity(ctx, m, ctx->error, acsNERROR)) {
+    acs_checkModelSupported(m, ctx->error, acsNERROR);   // settings are validated when set
   }
   if (ctx->error[0]) {
     ctx->stats.status = acsSTATUS_ERROR;
@@ -450,11 +320,83 @@ static int checkCall(const mjModel* m, mjData* d, acsContext* ctx) {
 }
 
 
+// will MuJoCo's checks change the state of d in this call: a bad qpos or qvel is reset by
+// mj_checkPos / mj_checkVel (step), a bad ctrl is cleared by mj_fwdActuation
+static int inputBad(const mjModel* m, const mjData* d, int step) {
+  for (int i=0; step && i < m->nq; i++) {
+    if (mju_isBad(d->qpos[i])) return 1;
+  }
+  for (int i=0; step && i < m->nv; i++) {
+    if (mju_isBad(d->qvel[i])) return 1;
+  }
+  for (int i=0; i < m->nu; i++) {
+    if (mju_isBad(d->ctrl[i])) return 1;
+  }
+  return 0;
+}
+
+
+// save the state of d (before a call whose input MuJoCo will reset or clear)
+static void saveState(acsContext* ctx, const mjModel* m, const mjData* d) {
+  mj_getState(m, d, ctx->saved, mjSTATE_INTEGRATION);
+  mjtNum* qacc = ctx->saved + ctx->nsaved - 2*m->nv;
+  mju_copy(qacc, d->qacc, m->nv);
+  mju_copy(qacc + m->nv, d->qfrc_constraint, m->nv);
+  memcpy(ctx->saved_warning, d->warning, sizeof(ctx->saved_warning));
+}
+
+
+static void restoreState(acsContext* ctx, const mjModel* m, mjData* d) {
+  mj_setState(m, d, ctx->saved, mjSTATE_INTEGRATION);
+  const mjtNum* qacc = ctx->saved + ctx->nsaved - 2*m->nv;
+  mju_copy(d->qacc, qacc, m->nv);
+  mju_copy(d->qfrc_constraint, qacc + m->nv, m->nv);
+  memcpy(d->warning, ctx->saved_warning, sizeof(ctx->saved_warning));
+}
+
+
+// a step or forward that was refused: the state saved before it (if any) is restored
+static int refuse(acsContext* ctx, const mjModel* m, mjData* d, int saved) {
+  if (saved) {
+    restoreState(ctx, m, d);
+  }
+  ctx->stats.status = acsSTATUS_ERROR;
+  return acsSTATUS_ERROR;
+}
+
+
+// number of bad-state warnings MuJoCo has raised
+static int badStateWarnings(const mjData* d) {
+  return d->warning[mjWARN_BADQPOS].number + d->warning[mjWARN_BADQVEL].number;
+}
+
+
+// is the integration state of d finite
+static int stateFinite(const mjModel* m, const mjData* d) {
+  for (int i=0; i < m->nq; i++) {
+    if (!isfinite(d->qpos[i])) return 0;
+  }
+  for (int i=0; i < m->nv; i++) {
+    if (!isfinite(d->qvel[i])) return 0;
+  }
+  for (int i=0; i < m->na; i++) {
+    if (!isfinite(d->act[i])) return 0;
+  }
+  return 1;
+}
+
+
 int acs_forward(const mjModel* m, mjData* d, acsContext* ctx) {
   if (checkCall(m, d, ctx)) {
     return acsSTATUS_ERROR;
   }
-  forwardSkip(m, d, ctx, mjSTAGE_NONE, 0);
+  int saved = inputBad(m, d, 0);
+  if (saved) {
+    saveState(ctx, m, d);
+  }
+  if (forwardSkip(m, d, ctx, mjSTAGE_NONE, 0)) {
+    return refuse(ctx, m, d, saved);
+  }
   return ctx->stats.status;
 }
 
@@ -464,15 +406,23 @@ int acs_step(const mjModel* m, mjData* d, acsContext* ctx) {
     return acsSTATUS_ERROR;
   }
 
-  // common to all integrators (mj_step)
-  int bad = d->warning[mjWARN_BADQPOS].number + d->warning[mjWARN_BADQVEL].number;
+  // common to all integrators (mj_step); a non-finite state is reset by MuJoCo's checks (the
+  // state is saved first, to be restored if the step is refused)
+  int saved = inputBad(m, d, 1);
+  if (saved) {
+    saveState(ctx, m, d);
+  }
+  int nbad = badStateWarnings(d);
   mj_checkPos(m, d);
   mj_checkVel(m, d);
-  if (d->warning[mjWARN_BADQPOS].number + d->warning[mjWARN_BADQVEL].number != bad) {
+  int reset = badStateWarnings(d) != nbad;
+  if (reset) {
     acs_warmReset(ctx);   // the state was reset: old forces do not apply
   }
-  forwardSkip(m, d, ctx, mjSTAGE_NONE, 0);
-  checkAcc(m, d, ctx);
+  if (forwardSkip(m, d, ctx, mjSTAGE_NONE, 0)) {
+    return refuse(ctx, m, d, saved);
+  }
+  int badacc = checkAcc(m, d, ctx);
   if (mjENABLED(mjENBL_FWDINV)) {
     mj_compareFwdInv(m, d);
   }
@@ -483,17 +433,24 @@ int acs_step(const mjModel* m, mjData* d, acsContext* ctx) {
   } else {
     mj_implicit(m, d);
   }
+
+  // an honest status: the reason of a divergence in acs_lastError
+  if (reset) {
+    acs_formatError(ctx->error, acsNERROR, "the state was not finite or too large: MuJoCo's "
+                    "check reset it (mjWARN_BADQPOS / mjWARN_BADQVEL)");
+  } else if (!badacc && !stateFinite(m, d)) {
+    acs_formatError(ctx->error, acsNERROR, "the state after the step is not finite (time %g)",
+                    d->time);
+  }
+  if (reset || badacc || ctx->error[0]) {
+    ctx->stats.status = acsSTATUS_DIVERGED;
+  }
   return ctx->stats.status;
 }
 
 
 int acs_evaluate(const mjModel* m, mjData* d, acsContext* ctx) {
-  if (!ctx) {
-    return acsSTATUS_ERROR;
-  }
-  ctx->error[0] = 0;
-  if (!m || !d || m->nv != ctx->nv) {
-    acs_formatError(ctx->error, acsNERROR, "model or data is NULL or does not match the context");
+  if (checkCall(m, d, ctx)) {
     return acsSTATUS_ERROR;
   }
   memset(&ctx->stats, 0, sizeof(acsStats));
@@ -504,7 +461,9 @@ int acs_evaluate(const mjModel* m, mjData* d, acsContext* ctx) {
   }
   double t0 = acs_timeMicro();
   if (acs_buildProblem(ctx, m, d, ctx->settings.compliance > 0)) {
-    acs_formatError(ctx->error, acsNERROR, "out of memory building the constraint problem");
+    acs_formatError(ctx->error, acsNERROR, "out of memory building the constraint problem "
+                    "(nefc = %d)", d->nefc);
+    ctx->stats.status = acsSTATUS_ERROR;
     return acsSTATUS_ERROR;
   }
   ctx->problem.pyramid = mj_isPyramidal(m);

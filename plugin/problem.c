@@ -19,9 +19,13 @@
 //                           detection: speculative rows). phi >= 0: v* = -phi / h (the gap may
 //                           close within the step, no further); phi < -slop: v* = -baumgarte *
 //                           (phi + slop) / h (a resting contact stays within slop: closed, no
-//                           re-collisions); contacts: at least -restitution * vn when
-//                           vn < -restitution_vel;
-//   equality:               v* = -baumgarte * pos / h;   friction rows: v* = 0.
+//                           re-collisions), at most max_correction; contacts: at least
+//                           -restitution * vn when vn < -restitution_vel;
+//   equality:               v* = -baumgarte * pos / h, at most max_correction in magnitude;
+//                           friction rows: v* = 0.
+// The cap max_correction keeps a deep overlap (an initial interpenetration, a model whose geoms
+// overlap in every pose) from being pushed apart at a speed the joints can only produce with huge
+// velocities: it acts on penetrations above max_correction h / baumgarte (1 cm at 2 ms).
 // Y = M^-1 J' is computed per kinematic tree with MuJoCo's factor qLD (trees are independent in
 // M), so a row costs the size of the trees it touches, not nv.
 
@@ -37,6 +41,9 @@
 #include "context.h"
 
 #define BUF(ctx, name, type) ((type*)(ctx)->name.ptr)
+
+// a row whose largest Jacobian entry is at most this (m or rad per unit velocity) acts on no dof
+#define kZeroRow 1e-12
 
 
 //---------------------------------- helpers -------------------------------------------------------
@@ -186,36 +193,42 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg
 
   // per-block and per-row arrays: at most one block and one acs row per MuJoCo row
   int nmax = nefc_mj > 0 ? nefc_mj : 1;
-  if (acs_bufferReserve(ctx, &ctx->block_type, nmax, sizeof(int)) ||
-      acs_bufferReserve(ctx, &ctx->block_dim, nmax, sizeof(int)) ||
-      acs_bufferReserve(ctx, &ctx->block_adr, nmax, sizeof(int)) ||
-      acs_bufferReserve(ctx, &ctx->block_id, nmax, sizeof(int)) ||
-      acs_bufferReserve(ctx, &ctx->block_efcadr, nmax, sizeof(int)) ||
-      acs_bufferReserve(ctx, &ctx->block_mu, 5*nmax, sizeof(mjtNum)) ||
-      acs_bufferReserve(ctx, &ctx->block_floss, nmax, sizeof(mjtNum)) ||
-      acs_bufferReserve(ctx, &ctx->block_pos, nmax, sizeof(mjtNum)) ||
-      acs_bufferReserve(ctx, &ctx->b, nmax, sizeof(mjtNum)) ||
-      acs_bufferReserve(ctx, &ctx->vel, nmax, sizeof(mjtNum)) ||
-      acs_bufferReserve(ctx, &ctx->vfree, nmax, sizeof(mjtNum)) ||
-      acs_bufferReserve(ctx, &ctx->pos, nmax, sizeof(mjtNum)) ||
-      acs_bufferReserve(ctx, &ctx->block_stiffness, nmax, sizeof(mjtNum)) ||
-      acs_bufferReserve(ctx, &ctx->block_dissipation, nmax, sizeof(mjtNum)) ||
-      acs_bufferReserve(ctx, &ctx->R, nmax, sizeof(mjtNum)) ||
-      acs_bufferReserve(ctx, &ctx->J_rownnz, nmax, sizeof(int)) ||
-      acs_bufferReserve(ctx, &ctx->J_rowadr, nmax, sizeof(int)) ||
-      acs_bufferReserve(ctx, &ctx->Y_rownnz, nmax, sizeof(int)) ||
-      acs_bufferReserve(ctx, &ctx->Y_rowadr, nmax, sizeof(int)) ||
-      acs_bufferReserve(ctx, &ctx->force, nmax, sizeof(mjtNum)) ||
-      acs_bufferReserve(ctx, &ctx->scratch, nv + nmax, sizeof(mjtNum)) ||
-      acs_bufferReserve(ctx, &ctx->dofvec, nv > 0 ? 6*nv : 1, sizeof(mjtNum)) ||
-      acs_bufferReserve(ctx, &ctx->dof_list, nv > 0 ? nv : 1, sizeof(int)) ||
-      acs_bufferReserve(ctx, &ctx->dof_mark, nv > 0 ? nv : 1, sizeof(int)) ||
-      acs_bufferReserve(ctx, &ctx->tree_mark, ntree > 0 ? ntree : 1, sizeof(int)) ||
-      acs_bufferReserve(ctx, &ctx->tree_list, ntree > 0 ? ntree : 1, sizeof(int)) ||
-      acs_bufferReserve(ctx, &ctx->tree_parent, ntree > 0 ? ntree : 1, sizeof(int)) ||
-      acs_bufferReserve(ctx, &ctx->block_tree, nmax, sizeof(int)) ||
-      acs_bufferReserve(ctx, &ctx->block_island, nmax, sizeof(int)) ||
-      acs_bufferReserve(ctx, &ctx->island_nefc, nmax, sizeof(int))) {
+  if (acs_bufferReserve(&ctx->mem, &ctx->block_type, nmax, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->block_dim, nmax, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->block_adr, nmax, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->block_id, nmax, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->block_efcadr, nmax, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->block_mu, 5*nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->block_floss, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->block_pos, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->b, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->vel, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->vfree, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->pos, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->block_stiffness, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->block_dissipation, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->R, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->J_rownnz, nmax, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->J_rowadr, nmax, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->Y_rownnz, nmax, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->Y_rowadr, nmax, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->row_efc, nmax, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->vstab, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->J_colind, nmax, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->J, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->Y_colind, nmax, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->Y, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->force, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->scratch, nv + 2*nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->dofvec, nv > 0 ? 6*nv : 1, sizeof(mjtNum)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->dof_list, nv > 0 ? nv : 1, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->dof_mark, nv > 0 ? nv : 1, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->tree_mark, ntree > 0 ? ntree : 1, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->tree_list, ntree > 0 ? ntree : 1, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->tree_parent, ntree > 0 ? ntree : 1, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->block_tree, nmax, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->block_island, nmax, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->island_nefc, nmax, sizeof(int))) {
     return -1;
   }
 
@@ -238,6 +251,8 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg
   int* J_rowadr = BUF(ctx, J_rowadr, int);
   int* Y_rownnz = BUF(ctx, Y_rownnz, int);
   int* Y_rowadr = BUF(ctx, Y_rowadr, int);
+  int* row_efc = BUF(ctx, row_efc, int);
+  mjtNum* vstab = BUF(ctx, vstab, mjtNum);
   mjtNum* X = BUF(ctx, dofvec, mjtNum);
   int* pat = BUF(ctx, dof_list, int);
   int* dofmark = BUF(ctx, dof_mark, int);
@@ -290,31 +305,6 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg
     }
     int pyrcontact = (btype == acsBLOCK_CONTACT && type == mjCNSTR_CONTACT_PYRAMIDAL && dim > 1);
 
-    // block record
-    int k = nblock++;
-    block_type[k] = btype;
-    block_dim[k] = dim;
-    block_adr[k] = nrow;
-    block_id[k] = id;
-    block_efcadr[k] = i;
-    block_floss[k] = (btype == acsBLOCK_FRICTION) ? d->efc_frictionloss[i] : 0;
-    mju_zero(block_mu + 5*k, 5);
-    if (mu) {
-      mju_copy(block_mu + 5*k, mu, 5);
-    }
-    block_k[k] = s->stiffness;
-    block_d[k] = s->dissipation;
-    if (btype == acsBLOCK_CONTACT) {
-      contactMaterial(block_k + k, block_d + k, ctx, d->contact + id);
-    }
-    if (btype == acsBLOCK_EQUALITY) {
-      block_pos[k] = mju_norm(d->efc_pos + i, dim);
-    } else if (btype == acsBLOCK_FRICTION) {
-      block_pos[k] = 0;
-    } else {
-      block_pos[k] = d->efc_pos[i];
-    }
-
     // column pattern of the block: union of its MuJoCo rows, and the trees it touches
     int stamp = nextStamp(ctx, dofmark, nv, treemark, ntree);
     int ntr = 0;
@@ -348,14 +338,6 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg
       }
       trees[c] = t;
     }
-    // the block couples its trees: one island
-    block_tree[k] = ntr ? trees[0] : -1;
-    for (int a=1; a < ntr; a++) {
-      int r0 = findRoot(parent, trees[0]), r1 = findRoot(parent, trees[a]);
-      if (r0 != r1) {
-        parent[r1] = r0;
-      }
-    }
 
     // the block's dofs in order (its column pattern), and the dofs of its trees
     int nJpat = 0, nYpat = 0;
@@ -369,26 +351,8 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg
       }
     }
 
-    // sparse storage for the block's rows
-    int nYblock = flg_Y ? dim*nYpat : 1;
-    if (acs_bufferReserve(ctx, &ctx->J_colind, nnzJ + dim*nJpat, sizeof(int)) ||
-        acs_bufferReserve(ctx, &ctx->J, nnzJ + dim*nJpat, sizeof(mjtNum)) ||
-        acs_bufferReserve(ctx, &ctx->Y_colind, nnzY + nYblock, sizeof(int)) ||
-        acs_bufferReserve(ctx, &ctx->Y, nnzY + nYblock, sizeof(mjtNum))) {
-      return -1;
-    }
-    int* J_colind = BUF(ctx, J_colind, int);
-    mjtNum* J = BUF(ctx, J, mjtNum);
-    int* Y_colind = BUF(ctx, Y_colind, int);
-    mjtNum* Y = BUF(ctx, Y, mjtNum);
-
-    // bias velocity of unilateral rows: penetration recovery and restitution
-    mjtNum phi = (btype == acsBLOCK_LIMIT || btype == acsBLOCK_CONTACT) ? d->efc_pos[i] : 0;
-    mjtNum vstar_n = phi >= 0 ? -phi / h :
-                     phi < -s->slop ? -s->baumgarte * (phi + s->slop) / h : 0;
-
     // X = the block's acs rows (X + r nv: row r) over its trees
-    mjtNum v0[6], Jqacc[6];
+    mjtNum v0[6];
     for (int r=0; r < dim; r++) {
       for (int a=0; a < ntr; a++) {
         mju_zero(X + (size_t)r*nv + m->tree_dofadr[trees[a]], m->tree_dofnum[trees[a]]);
@@ -411,31 +375,117 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg
       }
     }
 
-    // J rows
+    // rows that act on no dof (the normal of a contact on a planar body, an equality row of a
+    // dof-less direction) are left out: their force is zero. A contact whose normal row is zero
+    // can push nothing, so its friction is zero too: the whole contact is left out. A zero
+    // friction row of a contact (the out-of-plane tangent of a planar model) stays, made exactly
+    // zero: its velocity is then exactly zero and its force stays at zero
+    int keep[6], nkeep = 0;
     for (int r=0; r < dim; r++) {
-      int row = nrow + r;
+      mjtNum jmax = 0;
+      for (int c=0; c < nJpat; c++) {
+        jmax = mju_max(jmax, mju_abs(X[(size_t)r*nv + pat[c]]));
+      }
+      if (jmax > kZeroRow) {
+        keep[nkeep++] = r;
+      } else if (btype == acsBLOCK_CONTACT && r == 0) {
+        break;
+      } else if (btype == acsBLOCK_CONTACT) {
+        for (int c=0; c < nJpat; c++) {
+          X[(size_t)r*nv + pat[c]] = 0;
+        }
+        v0[r] = 0;
+        keep[nkeep++] = r;
+      }
+    }
+    if (nkeep == 0) {
+      i += nmj;
+      continue;
+    }
+
+    // the block couples its trees: one island
+    int k = nblock++;
+    block_tree[k] = ntr ? trees[0] : -1;
+    for (int a=1; a < ntr; a++) {
+      int r0 = findRoot(parent, trees[0]), r1 = findRoot(parent, trees[a]);
+      if (r0 != r1) {
+        parent[r1] = r0;
+      }
+    }
+
+    // block record
+    block_type[k] = btype;
+    block_dim[k] = nkeep;
+    block_adr[k] = nrow;
+    block_id[k] = id;
+    block_efcadr[k] = i;
+    block_floss[k] = (btype == acsBLOCK_FRICTION) ? d->efc_frictionloss[i] : 0;
+    mju_zero(block_mu + 5*k, 5);
+    if (mu) {
+      mju_copy(block_mu + 5*k, mu, 5);
+    }
+    block_k[k] = s->stiffness;
+    block_d[k] = s->dissipation;
+    if (btype == acsBLOCK_CONTACT) {
+      contactMaterial(block_k + k, block_d + k, ctx, d->contact + id);
+    }
+    if (btype == acsBLOCK_EQUALITY) {
+      mjtNum v2 = 0;
+      for (int q=0; q < nkeep; q++) {
+        v2 += d->efc_pos[i+keep[q]] * d->efc_pos[i+keep[q]];
+      }
+      block_pos[k] = mju_sqrt(v2);
+    } else if (btype == acsBLOCK_FRICTION) {
+      block_pos[k] = 0;
+    } else {
+      block_pos[k] = d->efc_pos[i];
+    }
+
+    // sparse storage for the block's rows
+    int nYblock = flg_Y ? nkeep*nYpat : 1;
+    if (acs_bufferReserve(&ctx->mem, &ctx->J_colind, nnzJ + nkeep*nJpat, sizeof(int)) ||
+        acs_bufferReserve(&ctx->mem, &ctx->J, nnzJ + nkeep*nJpat, sizeof(mjtNum)) ||
+        acs_bufferReserve(&ctx->mem, &ctx->Y_colind, nnzY + nYblock, sizeof(int)) ||
+        acs_bufferReserve(&ctx->mem, &ctx->Y, nnzY + nYblock, sizeof(mjtNum))) {
+      return -1;
+    }
+    int* J_colind = BUF(ctx, J_colind, int);
+    mjtNum* J = BUF(ctx, J, mjtNum);
+    int* Y_colind = BUF(ctx, Y_colind, int);
+    mjtNum* Y = BUF(ctx, Y, mjtNum);
+
+    // bias velocity of unilateral rows: penetration recovery and restitution
+    mjtNum phi = (btype == acsBLOCK_LIMIT || btype == acsBLOCK_CONTACT) ? d->efc_pos[i] : 0;
+    mjtNum vstar_n = phi >= 0 ? -phi / h :
+                     phi < -s->slop ? mju_min(-s->baumgarte * (phi + s->slop) / h,
+                                              s->max_correction) : 0;
+
+    // J rows
+    mjtNum Jqacc[6];
+    for (int q=0; q < nkeep; q++) {
+      int row = nrow + q, r = keep[q];
       J_rowadr[row] = nnzJ;
       J_rownnz[row] = nJpat;
-      Jqacc[r] = 0;
+      Jqacc[q] = 0;
       for (int c=0; c < nJpat; c++) {
         mjtNum val = X[(size_t)r*nv + pat[c]];
         J_colind[nnzJ] = pat[c];
         J[nnzJ++] = val;
-        Jqacc[r] += val * d->qacc_smooth[pat[c]];
+        Jqacc[q] += val * d->qacc_smooth[pat[c]];
       }
     }
 
     // Y rows: M^-1 J' on each tree (only for the solvers and settings that use it)
     if (flg_Y) {
-      for (int r=0; r < dim; r++) {
+      for (int q=0; q < nkeep; q++) {
         for (int a=0; a < ntr; a++) {
-          solveTreeLD(X + (size_t)r*nv, m, d, m->tree_dofadr[trees[a]],
+          solveTreeLD(X + (size_t)keep[q]*nv, m, d, m->tree_dofadr[trees[a]],
                       m->tree_dofnum[trees[a]]);
         }
       }
     }
-    for (int r=0; r < dim; r++) {
-      int row = nrow + r;
+    for (int q=0; q < nkeep; q++) {
+      int row = nrow + q, r = keep[q];
       mjtNum Gdiag = 0;
       Y_rowadr[row] = nnzY;
       Y_rownnz[row] = flg_Y ? nYpat : 0;
@@ -455,7 +505,8 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg
       // bias velocity of this row
       mjtNum vstar = 0;
       if (btype == acsBLOCK_EQUALITY) {
-        vstar = -s->baumgarte * d->efc_pos[i+r] / h;
+        vstar = mju_clip(-s->baumgarte * d->efc_pos[i+r] / h, -s->max_correction,
+                         s->max_correction);
       } else if (r == 0 && (btype == acsBLOCK_LIMIT || btype == acsBLOCK_CONTACT)) {
         vstar = vstar_n;
         if (btype == acsBLOCK_CONTACT && s->restitution > 0 && v0[r] < -s->restitution_vel) {
@@ -463,13 +514,15 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg
         }
       }
 
-      b[row] = v0[r] / h + Jqacc[r] - vstar / h;
+      b[row] = v0[r] / h + Jqacc[q] - vstar / h;
       R[row] = s->compliance * Gdiag;
       vel[row] = v0[r];
-      vfree[row] = v0[r] + h * Jqacc[r];
+      vfree[row] = v0[r] + h * Jqacc[q];
+      vstab[row] = btype == acsBLOCK_EQUALITY ? vstar : mju_max(vstar, 0);
       rowpos[row] = btype == acsBLOCK_EQUALITY ? d->efc_pos[i+r] : (r == 0 ? phi : 0);
+      row_efc[row] = i + r;
     }
-    nrow += dim;
+    nrow += nkeep;
     i += nmj;
   }
 
@@ -531,6 +584,9 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg
   p->Y_rowadr = flg_Y ? Y_rowadr : NULL;
   p->Y_colind = flg_Y ? BUF(ctx, Y_colind, int) : NULL;
   p->Y = flg_Y ? BUF(ctx, Y, mjtNum) : NULL;
+  p->nnzJ = nnzJ;
+  p->nnzY = nnzY;
+  p->nnzM = (int)m->nC;
   p->M_rownnz = m->M_rownnz;
   p->M_rowadr = m->M_rowadr;
   p->M_colind = m->M_colind;
@@ -559,8 +615,13 @@ void acs_readForces(mjtNum* force, const acsContext* ctx, const mjModel* m, cons
       for (int j=1; j < dim; j++) {
         f[j] = mu[j-1] * (ef[2*j-2] - ef[2*j-1]);
       }
-    } else {
+    } else if (p->block_type[k] == acsBLOCK_CONTACT) {
       mju_copy(f, ef, dim);
+    } else {
+      const int* efc = BUF(ctx, row_efc, int) + p->block_adr[k];
+      for (int j=0; j < dim; j++) {
+        f[j] = d->efc_force[efc[j]];
+      }
     }
   }
 }
@@ -585,6 +646,12 @@ void acs_writeForces(const acsContext* ctx, const mjModel* m, mjData* d, const m
   const int* efcadr = BUF(ctx, block_efcadr, int);
   int pyramid = mj_isPyramidal(m);
   int nv = m->nv, nefc = d->nefc;
+
+  // rows left out of the problem (they act on no dof) have zero force
+  mju_zero(d->efc_force, nefc);
+  for (int i=0; i < nefc; i++) {
+    d->efc_state[i] = mjCNSTRSTATE_SATISFIED;
+  }
 
   for (int k=0; k < p->nblock; k++) {
     int dim = p->block_dim[k], type = p->block_type[k];
@@ -612,9 +679,10 @@ void acs_writeForces(const acsContext* ctx, const mjModel* m, mjData* d, const m
         state[j] = cstate;
       }
     } else {
-      mju_copy(ef, f, dim);
+      const int* efc = BUF(ctx, row_efc, int) + p->block_adr[k];
       for (int j=0; j < dim; j++) {
-        state[j] = rowState(type, f[j], p->block_floss[k]);
+        d->efc_force[efc[j]] = f[j];
+        d->efc_state[efc[j]] = rowState(type, f[j], p->block_floss[k]);
       }
     }
   }

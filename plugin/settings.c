@@ -15,7 +15,7 @@
 
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
-#include "context.h"
+#include "util_errmem.h"
 
 typedef enum {
   kTypeSolver = 0,                // solver name (text)
@@ -51,6 +51,8 @@ static const optionInfo kOptions[] = {
    "fraction of penetration (beyond slop) and equality violation removed per step"},
   {"slop",             kTypeNum,    OPT(slop),            0, INFINITY, 0, 1, "m",
    "penetration of contacts and limits left uncorrected (keeps resting contacts closed)"},
+  {"max_correction",   kTypeNum,    OPT(max_correction),  0, INFINITY, 1, 0, "m/s",
+   "cap of the stabilization velocity (penetration and violation correction); inf: none"},
   {"restitution",      kTypeNum,    OPT(restitution),     0, 1,       0, 0, "",
    "Newton restitution coefficient of contacts"},
   {"restitution_vel",  kTypeNum,    OPT(restitution_vel), 0, INFINITY, 0, 1, "m/s",
@@ -100,6 +102,9 @@ static const optionInfo kOptions[] = {
 //---------------------------------- defaults ------------------------------------------------------
 
 void acs_defaultSettings(acsSettings* s) {
+  if (!s) {
+    return;
+  }
   memset(s, 0, sizeof(acsSettings));
   s->solver = acsSOL_PGS;
   s->maxiter = 100;
@@ -108,6 +113,7 @@ void acs_defaultSettings(acsSettings* s) {
   s->omega = 1;
   s->baumgarte = 0.2;
   s->slop = 1e-4;
+  s->max_correction = 1;
   s->restitution = 0;
   s->restitution_vel = 0.01;
   s->compliance = 0;
@@ -222,8 +228,8 @@ static int parseNumber(double* v, const char* text) {
 
 int acs_setOption(acsSettings* s, const char* key, const char* value, char* error, int error_sz) {
   char list[512];
-  if (!key || !value) {
-    acs_formatError(error, error_sz, "option name and value must not be NULL");
+  if (!s || !key || !value) {
+    acs_formatError(error, error_sz, "settings, option name and value must not be NULL");
     return -1;
   }
   const optionInfo* o = findOption(key);
@@ -335,7 +341,7 @@ int acs_validateSettings(const acsSettings* s, char* error, int error_sz) {
 void acs_describeOptions(char* buf, int buf_sz) {
   acsSettings def;
   acs_defaultSettings(&def);
-  if (buf_sz <= 0) {
+  if (!buf || buf_sz <= 0) {
     return;
   }
   buf[0] = 0;
@@ -369,6 +375,10 @@ void acs_describeOptions(char* buf, int buf_sz) {
 
 int acs_modelSettings(acsSettings* s, const mjModel* m, char* error, int error_sz) {
   char msg[acsNERROR], text[64];
+  if (!s || !m) {
+    acs_formatError(error, error_sz, "settings and model must not be NULL");
+    return -1;
+  }
 
   // <custom><numeric name="acs_*"/>: exactly one number (per-geom overrides NAME@GEOM are read
   // by acs_geomMaterials)

@@ -13,7 +13,7 @@
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
 #include "cone.h"
-#include "context.h"
+#include "util_errmem.h"
 #include "metrics.h"
 
 const acsSolverInfo acsSOLVERS[] = {
@@ -90,49 +90,36 @@ void* acs_arenaAlloc(acsArena* arena, size_t n, size_t elsize) {
 
 //---------------------------------- stand-alone solve ---------------------------------------------
 
+size_t acs_workspaceBytes(const acsProblem* p, const acsSettings* settings) {
+  const acsSolverInfo* info = acsSOLVERS + settings->solver;
+  return info->workspace ? info->workspace(p, settings) + 64 : 0;   // + alignment
+}
+
+
 size_t acs_workspaceSize(const acsProblem* p, const acsSettings* settings) {
-  int solver = settings->solver;
-  if (solver < 0 || solver >= acsNSOLVER || !acsSOLVERS[solver].workspace) {
+  if (acs_validateSettings(settings, NULL, 0) || acs_checkProblem(p, NULL, 0) ||
+      acs_checkProblemFor(p, acsSOLVERS[settings->solver].model == acsMODEL_COMPLIANT, NULL, 0)) {
     return 0;
   }
-  return acsSOLVERS[solver].workspace(p, settings) + 64;   // + alignment of the caller's block
+  return acs_workspaceBytes(p, settings);
 }
 
 
 void acs_defaultSolverState(acsSolverState* state) {
-  state->admm_rho = NAN;
+  if (state) {
+    state->admm_rho = NAN;
+  }
 }
 
 
-int acs_solve(mjtNum* force, acsStats* stats, acsSolverState* state, const acsProblem* p,
-              const acsSettings* settings, void* work, size_t work_sz) {
-  acsStats local;
-  acsSolverState localstate;
-  if (!stats) {
-    stats = &local;
-  }
-  if (!state) {
-    acs_defaultSolverState(&localstate);
-    state = &localstate;
-  }
+void acs_solveProblem(mjtNum* force, acsStats* stats, acsSolverState* state, const acsProblem* p,
+                      const acsSettings* settings, void* work) {
   memset(stats, 0, sizeof(acsStats));
   stats->solver = settings->solver;
   stats->nefc = p->nefc;
-
-  int solver = settings->solver;
-  if (settings->cookie != acsCOOKIE || solver < 0 || solver >= acsNSOLVER ||
-      !acsSOLVERS[solver].solve || work_sz < acs_workspaceSize(p, settings)) {
-    stats->status = acsSTATUS_ERROR;
-    return acsSTATUS_ERROR;
-  }
   if (p->nefc == 0) {
     stats->status = acsSTATUS_EMPTY;
-    return acsSTATUS_EMPTY;
-  }
-  int primal = (solver == acsSOL_LAGGED || solver == acsSOL_SIMILAR);
-  if (primal ? (!p->M || !p->vfree || !p->vel || !p->pos) : !p->Y) {
-    stats->status = acsSTATUS_ERROR;   // the problem lacks what this solver needs
-    return acsSTATUS_ERROR;
+    return;
   }
 
   // align the caller's block to 64 bytes
@@ -140,7 +127,7 @@ int acs_solve(mjtNum* force, acsStats* stats, acsSolverState* state, const acsPr
   base += (64 - ((uintptr_t)base & 63)) & 63;
 
   double t0 = acs_timeMicro();
-  int status = acsSOLVERS[solver].solve(force, stats, state, base, p, settings);
+  int status = acsSOLVERS[settings->solver].solve(force, stats, state, base, p, settings);
 
   // a non-finite solution is never returned
   for (int i=0; i < p->nefc; i++) {
@@ -152,7 +139,62 @@ int acs_solve(mjtNum* force, acsStats* stats, acsSolverState* state, const acsPr
   }
   stats->time_solve = acs_timeMicro() - t0;
   stats->status = status;
-  return status;
+}
+
+
+int acs_solve(mjtNum* force, acsStats* stats, acsSolverState* state, const acsProblem* p,
+              const acsSettings* settings, void* work, size_t work_sz,
+              char* error, int error_sz) {
+  acsStats local;
+  acsSolverState localstate;
+  if (!stats) {
+    stats = &local;
+  }
+  if (!state) {
+    acs_defaultSolverState(&localstate);
+    state = &localstate;
+  }
+  memset(stats, 0, sizeof(acsStats));
+  stats->status = acsSTATUS_ERROR;
+  acs_formatError(error, error_sz, "%s", "");
+
+  // the inputs: settings, problem, the arrays this solver needs, the workspace
+  if (acs_validateSettings(settings, error, error_sz)) {
+    return acsSTATUS_ERROR;
+  }
+  int solver = settings->solver;
+  stats->solver = solver;
+  if (!acsSOLVERS[solver].solve) {
+    acs_formatError(error, error_sz, "solver %s runs inside MuJoCo's pipeline only (acs_step); "
+                    "acs_solve takes the acs solvers", acs_solverName(solver));
+    return acsSTATUS_ERROR;
+  }
+  if (acs_checkProblem(p, error, error_sz) ||
+      acs_checkProblemFor(p, acsSOLVERS[solver].model == acsMODEL_COMPLIANT, error, error_sz)) {
+    return acsSTATUS_ERROR;
+  }
+  stats->nefc = p->nefc;
+  if (!force && p->nefc > 0) {
+    acs_formatError(error, error_sz, "force is NULL: give nefc = %d numbers (the warm start)",
+                    p->nefc);
+    return acsSTATUS_ERROR;
+  }
+  for (int i=0; i < p->nefc; i++) {
+    if (!isfinite(force[i])) {
+      acs_formatError(error, error_sz, "force[%d] = %g: the warm start must be finite", i,
+                      force[i]);
+      return acsSTATUS_ERROR;
+    }
+  }
+  size_t need = acs_workspaceBytes(p, settings);
+  if (!work || work_sz < need) {
+    acs_formatError(error, error_sz, "work must hold acs_workspaceSize() = %zu bytes, got %zu%s",
+                    need, work_sz, work ? "" : " (NULL)");
+    return acsSTATUS_ERROR;
+  }
+
+  acs_solveProblem(force, stats, state, p, settings, work);
+  return stats->status;
 }
 
 
@@ -409,25 +451,90 @@ static int checkRow(const int* col, int n, int nv) {
 }
 
 
+// a sparse row set (rownnz, rowadr, colind, values of nnz entries) of nrow rows over nv columns;
+// name for messages
+static int checkSparse(const int* rownnz, const int* rowadr, const int* colind,
+                       const mjtNum* val, int nnz, int nrow, int nv, const char* name,
+                       char* error, int error_sz) {
+  if (nrow > 0 && (!rownnz || !rowadr)) {
+    acs_formatError(error, error_sz, "%s_rownnz and %s_rowadr must not be NULL (nefc = %d)",
+                    name, name, nrow);
+    return -1;
+  }
+  for (int r=0; r < nrow; r++) {
+    if (rownnz[r] < 0 || rownnz[r] > nv || rowadr[r] < 0 || rowadr[r] > nnz - rownnz[r]) {
+      acs_formatError(error, error_sz, "row %d: %s_rownnz = %d must be in [0, nv = %d] and the "
+                      "row (%s_rowadr = %d) inside the nnz%s = %d entries", r, name, rownnz[r],
+                      nv, name, rowadr[r], name, nnz);
+      return -1;
+    }
+    if (rownnz[r] > 0 && (!colind || !val)) {
+      acs_formatError(error, error_sz, "row %d: %s_colind and %s must not be NULL", r, name,
+                      name);
+      return -1;
+    }
+    if (rownnz[r] > 0 && checkRow(colind + rowadr[r], rownnz[r], nv)) {
+      acs_formatError(error, error_sz, "row %d: column indices of %s must be sorted, distinct "
+                      "and in [0, %d)", r, name, nv);
+      return -1;
+    }
+    for (int i=0; i < rownnz[r]; i++) {
+      if (!isfinite(val[rowadr[r] + i])) {
+        acs_formatError(error, error_sz, "row %d: %s has a non-finite value", r, name);
+        return -1;
+      }
+    }
+  }
+  return 0;
+}
+
+
+// n numbers finite (and >= lo when lo is not NaN); name for messages; arr may be NULL
+static int checkFinite(const mjtNum* arr, int n, mjtNum lo, const char* name,
+                       char* error, int error_sz) {
+  for (int i=0; arr && i < n; i++) {
+    if (!isfinite(arr[i]) || arr[i] < lo) {
+      acs_formatError(error, error_sz, "%s[%d] = %g: must be finite%s", name, i, arr[i],
+                      isnan(lo) ? "" : lo > 0 ? " and > 0" : " and >= 0");
+      return -1;
+    }
+  }
+  return 0;
+}
+
+
 int acs_checkProblem(const acsProblem* p, char* error, int error_sz) {
-  if (!p || p->nv < 0 || p->nefc < 0 || p->nblock < 0) {
-    acs_formatError(error, error_sz, "problem is NULL or has negative sizes");
+  if (!p) {
+    acs_formatError(error, error_sz, "problem is NULL");
+    return -1;
+  }
+  if (p->nv < 0 || p->nefc < 0 || p->nblock < 0) {
+    acs_formatError(error, error_sz, "nv = %d, nefc = %d, nblock = %d: sizes must be >= 0",
+                    p->nv, p->nefc, p->nblock);
     return -1;
   }
   if (!(p->timestep > 0) || !isfinite(p->timestep)) {
     acs_formatError(error, error_sz, "timestep must be a positive number, got %g", p->timestep);
     return -1;
   }
+  if (p->nblock > 0 && (!p->block_type || !p->block_dim || !p->block_adr || !p->block_mu ||
+                        !p->block_floss || !p->block_pos)) {
+    acs_formatError(error, error_sz, "block_type, block_dim, block_adr, block_mu, block_floss "
+                    "and block_pos must not be NULL (nblock = %d)", p->nblock);
+    return -1;
+  }
+  if (p->nefc > 0 && !p->b) {
+    acs_formatError(error, error_sz, "b must not be NULL (nefc = %d)", p->nefc);
+    return -1;
+  }
+
+  // blocks
   int nrow = 0;
   for (int k=0; k < p->nblock; k++) {
     int type = p->block_type[k], dim = p->block_dim[k];
     if (type < 0 || type >= acsNBLOCK) {
-      acs_formatError(error, error_sz, "block_type[%d] = %d: must be an acstBlock", k, type);
-      return -1;
-    }
-    if (p->block_adr[k] != nrow) {
-      acs_formatError(error, error_sz, "block_adr[%d] = %d: blocks must be contiguous (%d)",
-                      k, p->block_adr[k], nrow);
+      acs_formatError(error, error_sz, "block_type[%d] = %d: must be an acstBlock (0 to %d)",
+                      k, type, acsNBLOCK-1);
       return -1;
     }
     int ok = (type == acsBLOCK_CONTACT) ? (dim == 1 || dim == 3 || dim == 4 || dim == 6) :
@@ -435,6 +542,11 @@ int acs_checkProblem(const acsProblem* p, char* error, int error_sz) {
     if (!ok) {
       acs_formatError(error, error_sz, "block_dim[%d] = %d: contacts have 1, 3, 4 or 6 rows, "
                       "equality 1 to 6, friction loss and limits 1", k, dim);
+      return -1;
+    }
+    if (p->block_adr[k] != nrow) {
+      acs_formatError(error, error_sz, "block_adr[%d] = %d: blocks must be contiguous (%d)",
+                      k, p->block_adr[k], nrow);
       return -1;
     }
     if (type == acsBLOCK_CONTACT) {
@@ -446,10 +558,26 @@ int acs_checkProblem(const acsProblem* p, char* error, int error_sz) {
           return -1;
         }
       }
+      if (p->block_stiffness && (!(p->block_stiffness[k] > 0) ||
+                                 !isfinite(p->block_stiffness[k]))) {
+        acs_formatError(error, error_sz, "block_stiffness[%d] = %g: must be finite and > 0", k,
+                        p->block_stiffness[k]);
+        return -1;
+      }
+      if (p->block_dissipation && (!(p->block_dissipation[k] >= 0) ||
+                                   !isfinite(p->block_dissipation[k]))) {
+        acs_formatError(error, error_sz, "block_dissipation[%d] = %g: must be finite and >= 0",
+                        k, p->block_dissipation[k]);
+        return -1;
+      }
     }
     if (type == acsBLOCK_FRICTION && (!(p->block_floss[k] >= 0) || !isfinite(p->block_floss[k]))) {
       acs_formatError(error, error_sz, "block_floss[%d] = %g: must be finite and >= 0",
                       k, p->block_floss[k]);
+      return -1;
+    }
+    if (!isfinite(p->block_pos[k])) {
+      acs_formatError(error, error_sz, "block_pos[%d] = %g: must be finite", k, p->block_pos[k]);
       return -1;
     }
     nrow += dim;
@@ -458,29 +586,110 @@ int acs_checkProblem(const acsProblem* p, char* error, int error_sz) {
     acs_formatError(error, error_sz, "blocks hold %d rows, nefc = %d", nrow, p->nefc);
     return -1;
   }
+
+  // islands
+  if (p->block_island) {
+    if (p->nisland < 0 || p->nisland > p->nblock || (p->nblock > 0 && p->nisland == 0) ||
+        (p->nisland > 0 && !p->island_nefc)) {
+      acs_formatError(error, error_sz, "nisland = %d: must be in [1, nblock = %d], with "
+                      "island_nefc given", p->nisland, p->nblock);
+      return -1;
+    }
+    for (int k=0; k < p->nblock; k++) {
+      if (p->block_island[k] < 0 || p->block_island[k] >= p->nisland) {
+        acs_formatError(error, error_sz, "block_island[%d] = %d: must be in [0, nisland = %d)",
+                        k, p->block_island[k], p->nisland);
+        return -1;
+      }
+    }
+    for (int i=0; i < p->nisland; i++) {
+      int n = 0;
+      for (int k=0; k < p->nblock; k++) {
+        n += p->block_island[k] == i ? p->block_dim[k] : 0;
+      }
+      if (n != p->island_nefc[i]) {
+        acs_formatError(error, error_sz, "island_nefc[%d] = %d, but its blocks hold %d rows",
+                        i, p->island_nefc[i], n);
+        return -1;
+      }
+    }
+  }
+
+  // rows
+  if (checkFinite(p->b, p->nefc, NAN, "b", error, error_sz) ||
+      checkFinite(p->R, p->nefc, 0, "R", error, error_sz) ||
+      checkFinite(p->vel, p->nefc, NAN, "vel", error, error_sz) ||
+      checkFinite(p->vfree, p->nefc, NAN, "vfree", error, error_sz) ||
+      checkFinite(p->pos, p->nefc, NAN, "pos", error, error_sz) ||
+      checkSparse(p->J_rownnz, p->J_rowadr, p->J_colind, p->J, p->nnzJ, p->nefc, p->nv, "J",
+                  error, error_sz) ||
+      (p->Y && checkSparse(p->Y_rownnz, p->Y_rowadr, p->Y_colind, p->Y, p->nnzY, p->nefc,
+                           p->nv, "Y", error, error_sz))) {
+    return -1;
+  }
+
+  // a row that acts on no dof cannot change its velocity: with b != 0 no force satisfies its law
   for (int r=0; r < p->nefc; r++) {
-    if (!isfinite(p->b[r]) || (p->R && (!(p->R[r] >= 0) || !isfinite(p->R[r])))) {
-      acs_formatError(error, error_sz, "row %d: b and R must be finite (R >= 0)", r);
-      return -1;
-    }
-    if (checkRow(p->J_colind + p->J_rowadr[r], p->J_rownnz[r], p->nv) ||
-        (p->Y && checkRow(p->Y_colind + p->Y_rowadr[r], p->Y_rownnz[r], p->nv))) {
-      acs_formatError(error, error_sz, "row %d: column indices of J or Y must be sorted and in "
-                      "[0, %d)", r, p->nv);
-      return -1;
-    }
+    mjtNum jmax = 0;
     for (int i=0; i < p->J_rownnz[r]; i++) {
-      if (!isfinite(p->J[p->J_rowadr[r] + i])) {
-        acs_formatError(error, error_sz, "row %d: J has a non-finite value", r);
+      jmax = mju_max(jmax, mju_abs(p->J[p->J_rowadr[r] + i]));
+    }
+    if (jmax == 0 && (!p->R || p->R[r] == 0) && p->b[r] != 0) {
+      acs_formatError(error, error_sz, "row %d: J and R are zero but b = %g: the row acts on no "
+                      "dof, so no force can satisfy its law; leave it out of the problem (acs_step "
+                      "gives such rows zero force)", r, p->b[r]);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+
+int acs_checkProblemFor(const acsProblem* p, int primal, char* error, int error_sz) {
+  if (!primal) {
+    if (p->nefc > 0 && !p->Y) {
+      acs_formatError(error, error_sz, "Y (M^-1 J' by rows) must be given for this solver");
+      return -1;
+    }
+    return 0;
+  }
+  if (p->nefc > 0 && (!p->vel || !p->vfree || !p->pos)) {
+    acs_formatError(error, error_sz, "vel, vfree and pos must be given for lagged and similar");
+    return -1;
+  }
+  if (p->nv > 0 && (!p->M || !p->M_rownnz || !p->M_rowadr || !p->M_colind)) {
+    acs_formatError(error, error_sz, "M, M_rownnz, M_rowadr and M_colind must be given for "
+                    "lagged and similar");
+    return -1;
+  }
+
+  // MuJoCo's layout: row i holds ancestors of i in ascending order, then i; positive diagonal
+  int adr = 0;
+  for (int i=0; i < p->nv; i++) {
+    int n = p->M_rownnz[i], radr = p->M_rowadr[i];
+    if (n < 1 || n > i+1 || radr != adr || adr > p->nnzM - n) {
+      acs_formatError(error, error_sz, "M row %d: MuJoCo's sparse layout expected (rows stored "
+                      "one after the other, 1 to %d entries, inside the nnzM = %d entries)", i,
+                      i+1, p->nnzM);
+      return -1;
+    }
+    if (p->M_colind[radr + n - 1] != i || checkRow(p->M_colind + radr, n, i+1)) {
+      acs_formatError(error, error_sz, "M row %d: MuJoCo's sparse layout expected (rows "
+                      "contiguous, ascending columns < %d, diagonal last)", i, i);
+      return -1;
+    }
+    for (int j=0; j < n; j++) {
+      if (!isfinite(p->M[radr + j])) {
+        acs_formatError(error, error_sz, "M row %d has a non-finite value", i);
         return -1;
       }
     }
-    for (int i=0; p->Y && i < p->Y_rownnz[r]; i++) {
-      if (!isfinite(p->Y[p->Y_rowadr[r] + i])) {
-        acs_formatError(error, error_sz, "row %d: Y has a non-finite value", r);
-        return -1;
-      }
+    if (!(p->M[radr + n - 1] > 0)) {
+      acs_formatError(error, error_sz, "M[%d][%d] = %g: the diagonal must be > 0", i, i,
+                      p->M[radr + n - 1]);
+      return -1;
     }
+    adr += n;
   }
   return 0;
 }

@@ -45,6 +45,22 @@ int    acs_raisimSolve(mjtNum* force, acsStats* stats, acsSolverState* state, vo
                        const acsProblem* p, const acsSettings* s);
 
 
+// Workspace in bytes of a problem known to be valid (acs_workspaceSize checks it first)
+size_t acs_workspaceBytes(const acsProblem* p, const acsSettings* settings);
+
+// Solve a problem that is known to be valid (built by acs_buildProblem, or checked by acs_solve)
+// with settings->solver (not native): force holds the warm start and gets the solution; stats
+// (status included) are filled. work: acs_workspaceSize bytes. A non-finite solution becomes zero
+// forces with status acsSTATUS_DIVERGED.
+void acs_solveProblem(mjtNum* force, acsStats* stats, acsSolverState* state, const acsProblem* p,
+                      const acsSettings* settings, void* work);
+
+// Check what a solver needs beyond acs_checkProblem: Y (dual solvers, primal = 0), or the mass
+// matrix in MuJoCo's sparse layout and vel, vfree, pos (lagged, similar: primal = 1).
+// Return 0, or -1 with a message.
+int acs_checkProblemFor(const acsProblem* p, int primal, char* error, int error_sz);
+
+
 //---------------------------------- workspace arena -----------------------------------------------
 
 // bump allocator over a caller-owned block; with base == NULL it only counts (workspace query)

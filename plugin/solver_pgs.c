@@ -22,8 +22,9 @@
 //                      step (G_tt^-1) would converge to a non-dissipative point.
 //                    LCP (Alg. 1): the same normal step, then each tangential row in turn:
 //                      f_j <- clamp(f_j - omega a_j / G_jj, -mu_j f_n, mu_j f_n) (box cone).
-//                    CCP (Alg. 2): block projected gradient f <- P_K(f - h a), h = 3 omega /
-//                      trace(G_kk): converges to the CCP, whose sliding contacts glide.
+//                    CCP (Alg. 2): block projected gradient f <- P_K(f - h a), h = omega /
+//                      lambda_max(G_kk) (Gershgorin bound): converges to the CCP, whose sliding
+//                      contacts glide.
 //
 // w = M^-1 J' f is kept up to date after every block, so one block costs O(dim * nnz(row)).
 // The solve stops on the NCP residual (metrics.c), on stalling, or after maxiter sweeps.
@@ -116,13 +117,19 @@ static void updateContact(mjtNum* f, const mjtNum* a, const mjtNum* G, const mjt
     return;
   }
 
-  // 2. CCP: projected gradient step on the block
+  // 2. CCP: projected gradient step on the block, h = omega / lambda_max(G_kk) with the
+  //    Gershgorin bound (a step 3 / trace would exceed 2 / lambda_max on an anisotropic block,
+  //    a cube corner on a light body, and the iteration would diverge)
   if (model == acsMODEL_CCP) {
-    mjtNum trace = 0;
+    mjtNum bound = 0;
     for (int i=0; i < dim; i++) {
-      trace += G[i*dim+i];
+      mjtNum row = 0;
+      for (int j=0; j < dim; j++) {
+        row += mju_abs(G[i*dim+j]);
+      }
+      bound = mju_max(bound, row);
     }
-    mjtNum h = omega * dim / (trace + mjMINVAL);
+    mjtNum h = omega / (bound + mjMINVAL);
     for (int i=0; i < dim; i++) {
       f[i] -= h * a[i];
     }

@@ -58,7 +58,7 @@ int acs_warmstart(mjtNum* force, acsContext* ctx, const mjModel* m, const mjData
   (void)m;
   const acsProblem* p = &ctx->problem;
   acsWarmCache* prev = &ctx->warm[ctx->warm_prev];
-  const int* efcadr = BUF(ctx, block_efcadr, int);
+  const int* efc = BUF(ctx, row_efc, int);
   int nwarm = 0;
 
   mju_zero(force, p->nefc);
@@ -77,7 +77,8 @@ int acs_warmstart(mjtNum* force, acsContext* ctx, const mjModel* m, const mjData
     int matched = 0;
     for (int r=0; r < p->block_dim[k]; r++) {
       int key[3];
-      rowKey(key, d, efcadr[k] + r, occurrence(d, efcadr[k] + r));
+      int row = efc[p->block_adr[k] + r];
+      rowKey(key, d, row, occurrence(d, row));
       while (j < prev->nrow && keyCompare(pkey + 3*j, key) < 0) {
         j++;
       }
@@ -152,7 +153,7 @@ int acs_warmstore(acsContext* ctx, const mjModel* m, const mjData* d, const mjtN
   (void)m;
   const acsProblem* p = &ctx->problem;
   acsWarmCache* cur = &ctx->warm[1 - ctx->warm_prev];
-  const int* efcadr = BUF(ctx, block_efcadr, int);
+  const int* efc = BUF(ctx, row_efc, int);
 
   // count
   int ncon = 0, nrow = 0;
@@ -168,14 +169,14 @@ int acs_warmstore(acsContext* ctx, const mjModel* m, const mjData* d, const mjtN
     nhead *= 2;
   }
   int ncap = ncon > 0 ? ncon : 1, rcap = nrow > 0 ? nrow : 1;
-  if (acs_bufferReserve(ctx, &cur->con_geom, 2*ncap, sizeof(int)) ||
-      acs_bufferReserve(ctx, &cur->con_pos, 3*ncap, sizeof(mjtNum)) ||
-      acs_bufferReserve(ctx, &cur->con_force, 6*ncap, sizeof(mjtNum)) ||
-      acs_bufferReserve(ctx, &cur->con_next, ncap, sizeof(int)) ||
-      acs_bufferReserve(ctx, &cur->con_used, ncap, sizeof(int)) ||
-      acs_bufferReserve(ctx, &cur->head, nhead, sizeof(int)) ||
-      acs_bufferReserve(ctx, &cur->row_key, 3*rcap, sizeof(int)) ||
-      acs_bufferReserve(ctx, &cur->row_force, rcap, sizeof(mjtNum))) {
+  if (acs_bufferReserve(&ctx->mem, &cur->con_geom, 2*ncap, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &cur->con_pos, 3*ncap, sizeof(mjtNum)) ||
+      acs_bufferReserve(&ctx->mem, &cur->con_force, 6*ncap, sizeof(mjtNum)) ||
+      acs_bufferReserve(&ctx->mem, &cur->con_next, ncap, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &cur->con_used, ncap, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &cur->head, nhead, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &cur->row_key, 3*rcap, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &cur->row_force, rcap, sizeof(mjtNum))) {
     cur->ncon = cur->nrow = 0;
     return -1;
   }
@@ -196,7 +197,8 @@ int acs_warmstore(acsContext* ctx, const mjModel* m, const mjData* d, const mjtN
     int dim = p->block_dim[k];
     if (p->block_type[k] != acsBLOCK_CONTACT) {
       for (int j=0; j < dim; j++) {
-        rowKey(key + 3*r, d, efcadr[k] + j, occurrence(d, efcadr[k] + j));
+        int row = efc[p->block_adr[k] + j];
+        rowKey(key + 3*r, d, row, occurrence(d, row));
         rforce[r++] = f[j];
       }
       continue;

@@ -71,11 +71,11 @@ static void steadyState(const char* model, int shared, const char* solver, int n
   acs_resetContext(ctx);
 
   long before = nmalloc;
-  int nalloc = ctx->nalloc;
+  int nalloc = ctx->mem.nalloc;
   for (int i=0; i < nstep; i++) {
     acs_step(m, d, ctx);
   }
-  ENSURE(ctx->nalloc == nalloc);
+  ENSURE(ctx->mem.nalloc == nalloc);
   if (ACST_INTERPOSE) {
     if (nmalloc != before) {
       fprintf(stderr, "%s/%s: %ld heap allocations in %d steady-state steps\n", model, solver,

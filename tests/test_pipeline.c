@@ -106,7 +106,7 @@ static void testRefused(void) {
   if (other) {
     mjData* od = acst_makeData(other);
     ENSURE(acs_step(other, od, ctx) == acsSTATUS_ERROR);
-    ENSURE(strstr(acs_lastError(ctx), "nv"));
+    ENSURE(strstr(acs_lastError(ctx), "another model"));
     mj_deleteData(od);
     mj_deleteModel(other);
   }

@@ -2,8 +2,11 @@
 //
 // Test harness and model fixtures.
 
+#define _POSIX_C_SOURCE 200809L
+
 #include "test_util.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,7 +62,7 @@ int acst_main(int argc, char** argv, const acstTest* tests, int ntest) {
 }
 
 
-static mjModel* loadPath(const char* path) {
+mjModel* acst_loadPath(const char* path) {
   char error[1024] = "";
   mjModel* m = mj_loadXML(path, NULL, error, sizeof(error));
   if (!m) {
@@ -73,15 +76,51 @@ static mjModel* loadPath(const char* path) {
 mjModel* acst_loadTestModel(const char* name) {
   char path[1024];
   snprintf(path, sizeof(path), "%s/%s", ACS_TEST_MODELS_DIR, name);
-  return loadPath(path);
+  return acst_loadPath(path);
+}
+
+
+const char* acst_sharedDir(void) {
+  const char* dir = getenv("ACS_SHARED_MODELS");
+  return (dir && dir[0]) ? dir : ACS_SHARED_MODELS_DIR;
+}
+
+
+static int compareString(const void* a, const void* b) {
+  return strcmp((const char*)a, (const char*)b);
+}
+
+
+// the .xml files of a directory, sorted, appended to paths
+static int listDir(char (*paths)[1024], int n, int max, const char* dir) {
+  DIR* dp = opendir(dir);
+  if (!dp) {
+    fprintf(stderr, "[%s] cannot open %s\n", current_test, dir);
+    acst_failures++;
+    return n;
+  }
+  int first = n;
+  struct dirent* e;
+  while ((e = readdir(dp)) && n < max) {
+    size_t len = strlen(e->d_name);
+    if (len > 4 && !strcmp(e->d_name + len - 4, ".xml")) {
+      snprintf(paths[n++], 1024, "%s/%s", dir, e->d_name);
+    }
+  }
+  closedir(dp);
+  qsort(paths + first, n - first, sizeof(paths[0]), compareString);
+  return n;
+}
+
+
+int acst_listModels(char (*paths)[1024], int max) {
+  int n = listDir(paths, 0, max, ACS_TEST_MODELS_DIR);
+  return listDir(paths, n, max, acst_sharedDir());
 }
 
 
 mjModel* acst_loadSharedModel(const char* name) {
-  const char* dir = getenv("ACS_SHARED_MODELS");
-  if (!dir || !dir[0]) {
-    dir = ACS_SHARED_MODELS_DIR;
-  }
+  const char* dir = acst_sharedDir();
   char path[1024];
   snprintf(path, sizeof(path), "%s/%s", dir, name);
   FILE* f = fopen(path, "r");
@@ -92,7 +131,7 @@ mjModel* acst_loadSharedModel(const char* name) {
     return NULL;
   }
   fclose(f);
-  return loadPath(path);
+  return acst_loadPath(path);
 }
 
 
@@ -198,6 +237,7 @@ void acst_problemAdd(acstProblem* t, int type, int dim, const mjtNum* Jrows, con
   }
   p->nblock++;
   p->nefc += dim;
+  p->nnzJ = p->nnzY = p->nefc * nv;
 }
 
 
@@ -231,7 +271,10 @@ int acst_solve(mjtNum* force, acsStats* stats, const acsProblem* p, const char* 
   s.rel_tolerance = 0;
   size_t sz = acs_workspaceSize(p, &s);
   void* work = malloc(sz);
-  int status = acs_solve(force, stats, NULL, p, &s, work, sz);
+  int status = acs_solve(force, stats, NULL, p, &s, work, sz, error, sizeof(error));
   free(work);
+  if (status == acsSTATUS_ERROR) {
+    fprintf(stderr, "acs_solve refused the problem: %s\n", error);
+  }
   return status;
 }

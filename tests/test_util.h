@@ -62,6 +62,12 @@ extern int acst_nwarning;
 mjModel* acst_loadTestModel(const char* name);
 mjModel* acst_loadSharedModel(const char* name);
 mjModel* acst_loadString(const char* xml);
+mjModel* acst_loadPath(const char* path);
+
+// directory of the shared models; every .xml of test_models/ then of the shared models, sorted
+// (at most max paths); return the count
+const char* acst_sharedDir(void);
+int acst_listModels(char (*paths)[1024], int max);
 
 // data reset to keyframe 0 if the model has one
 mjData* acst_makeData(const mjModel* m);

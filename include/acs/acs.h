@@ -87,14 +87,21 @@ ACS_API int acs_evaluate(const mjModel* m, mjData* d, acsContext* ctx);
 
 //---------------------------------- stand-alone problems ------------------------------------------
 
-// Workspace in bytes needed by acs_solve for problem p.
+// Workspace in bytes needed by acs_solve for problem p; 0 if p or settings is NULL or invalid (then
+// acs_solve says why).
+// Nullable: p, settings
 ACS_API size_t acs_workspaceSize(const acsProblem* p, const acsSettings* settings);
 
-// Solve problem p with settings->solver (not native). force: warm start on input, solution on
-// output (nefc). work: at least acs_workspaceSize bytes. state: carried between solves (may be
-// NULL; initialize with acs_defaultSolverState). Return an acstStatus; stats may be NULL.
+// Solve problem p with settings->solver (not native). force: warm start on input (finite),
+// solution on output (nefc). work: at least acs_workspaceSize bytes. state: carried between
+// solves (may be NULL; initialize with acs_defaultSolverState). The problem, the settings and the
+// arguments are checked first (acs_checkProblem and what the solver needs): a bad input returns
+// acsSTATUS_ERROR with a message naming the field in error, and force is left as it was. Return an
+// acstStatus; stats may be NULL.
+// Nullable: stats, state, error
 ACS_API int acs_solve(mjtNum* force, acsStats* stats, acsSolverState* state, const acsProblem* p,
-                      const acsSettings* settings, void* work, size_t work_sz);
+                      const acsSettings* settings, void* work, size_t work_sz,
+                      char* error, int error_sz);
 
 // Reset a solver state (no information from a previous solve).
 ACS_API void acs_defaultSolverState(acsSolverState* state);
@@ -103,12 +110,15 @@ ACS_API void acs_defaultSolverState(acsSolverState* state);
 ACS_API int acs_solverModel(int solver);
 
 // Residual of force on problem p for a contact law (acstModel); acsMODEL_NCP gives
-// acsStats.residual. scratch: nv + nefc numbers.
+// acsStats.residual. scratch: nv + nefc numbers. NaN if an input is invalid (a NULL pointer, a
+// model out of range, a problem acs_checkProblem refuses or without Y).
 ACS_API mjtNum acs_problemResidual(mjtNum* scratch, const mjtNum* force, const acsProblem* p,
                                    int model);
 
 // Fill the physical criteria of stats (residual, signorini, coulomb, mdp, penetration, slip) for
-// force on problem p. scratch: nv + nefc numbers.
+// force on problem p. scratch: nv + nefc numbers. If an input is invalid (as for
+// acs_problemResidual) the criteria are NaN and stats->status is acsSTATUS_ERROR.
+// Nullable: stats
 ACS_API void acs_evaluateProblem(acsStats* stats, mjtNum* scratch, const mjtNum* force,
                                  const acsProblem* p);
 

@@ -116,7 +116,10 @@ typedef struct acsProblem_ {
 
   // sparse Jacobian J (CSR) and Y = M^-1 J' stored by rows (CSR); the rows of a block share
   // their column pattern. Y is Nullable: only the dual solvers (pgs, admm, raisim and their
-  // relaxations) and acs_evaluateProblem use it
+  // relaxations) and acs_evaluateProblem use it. nnzJ, nnzY: the length of the value and index
+  // arrays (every row must lie inside them)
+  int           nnzJ;             // entries in J_colind and J
+  int           nnzY;             // entries in Y_colind and Y
   const int*    J_rownnz;         // non-zeros in row                                 (nefc x 1)
   const int*    J_rowadr;         // row address in J_colind and J                    (nefc x 1)
   const int*    J_colind;         // column (dof) indices                             (nnzJ x 1)
@@ -126,8 +129,10 @@ typedef struct acsProblem_ {
   const int*    Y_colind;         // column (dof) indices                             (nnzY x 1)
   const mjtNum* Y;                // values                                           (nnzY x 1)
 
-  // mass matrix, lower triangle in MuJoCo's sparse layout (row i: ancestors of dof i, then i);
-  // needed by the primal solvers (lagged, similar); Nullable otherwise
+  // mass matrix, lower triangle in MuJoCo's sparse layout (row i: ancestors of dof i, then i,
+  // rows stored one after the other); needed by the primal solvers (lagged, similar); Nullable
+  // otherwise
+  int           nnzM;             // entries in M_colind and M
   const int*    M_rownnz;         // non-zeros in row                                 (nv x 1)
   const int*    M_rowadr;         // row address                                      (nv x 1)
   const int*    M_colind;         // column indices, ascending, diagonal last         (nC x 1)
@@ -153,6 +158,9 @@ typedef struct acsSettings_ {
   mjtNum slop;                    // penetration of contacts and limits left uncorrected, m
                                   //   (rad for angular limits), >= 0; keeps resting contacts
                                   //   from separating and re-colliding             default: 1e-4
+  mjtNum max_correction;          // cap of the stabilization velocity baumgarte * violation / h,
+                                  //   m/s (rad/s for angular rows), > 0 (inf: no cap)
+                                  //                                            default: 1
   mjtNum restitution;             // Newton restitution coefficient of contacts, [0, 1] default: 0
   mjtNum restitution_vel;         // minimum approach speed for restitution, m/s, >= 0 default: 0.01
   mjtNum compliance;              // R = compliance * diag(J M^-1 J'), dimensionless, >= 0;
@@ -217,6 +225,10 @@ typedef struct acsStats_ {
   int    nwarm;                   // blocks whose initial force came from the previous step
   int    nfactor;                 // matrix factorizations (ADMM: one per penalty change)
   int    nevaluation;             // line-search evaluations (lagged, similar)
+  int    unstabilized;            // 1: the step was solved without its stabilization (Baumgarte,
+                                  //   restitution): with it, the solve added far more kinetic
+                                  //   energy than the stabilization asks for (an overlap the
+                                  //   model cannot resolve makes the biased problem infeasible)
   mjtNum rho;                     // ADMM penalty at the end of the solve (1/kg)
 
   // physical criteria (computed when settings.metrics is 1; otherwise 0)

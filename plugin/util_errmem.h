@@ -1,0 +1,40 @@
+// Copyright 2026 The acs authors.
+//
+// The bottom of the library: error messages, growable buffers and the wall clock. Every other
+// file may include this one; it includes nothing of acs but the public types.
+
+#ifndef ACS_PLUGIN_UTIL_ERRMEM_H_
+#define ACS_PLUGIN_UTIL_ERRMEM_H_
+
+#include <stddef.h>
+
+// a growable array: capacity in elements; memory beyond what was ever written reads as zero
+typedef struct acsBuffer_ {
+  void*  ptr;
+  size_t cap;
+} acsBuffer;
+
+// what a set of buffers has done so far, and a fault injector for tests
+typedef struct acsBufferStats_ {
+  int nalloc;                     // heap (re)allocations so far
+  int failafter;                  // tests: > 0: the failafter-th growth from now fails; 0: off
+} acsBufferStats;
+
+// Make sure buf holds at least n elements of size elsize. New memory is zero-filled, so no
+// buffer is ever read uninitialized. Return 0 on success, -1 when out of memory (buf unchanged).
+int acs_bufferReserve(acsBufferStats* stats, acsBuffer* buf, size_t n, size_t elsize);
+
+// free a buffer's memory
+void acs_bufferFree(acsBuffer* buf);
+
+// wall-clock time in microseconds
+double acs_timeMicro(void);
+
+// write a formatted message into error (if error != NULL and error_sz > 0)
+void acs_formatError(char* error, int error_sz, const char* format, ...)
+#if defined(__GNUC__)
+  __attribute__((format(printf, 3, 4)))
+#endif
+;
+
+#endif  // ACS_PLUGIN_UTIL_ERRMEM_H_

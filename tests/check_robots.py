@@ -1,0 +1,97 @@
+# Copyright 2026 The acs authors.
+#
+# Real robots that no one here wrote: every solver on every MJCF scene shipped in the dm-control
+# and gymnasium-robotics wheels (tests/robot_scenes.txt; the set-up downloads the wheels into a
+# cache folder outside the repository and extracts them), run with acs-bench. Each acs run must
+#   - end "ok": a finite state throughout, no diverged step (statuses are honest: a run that
+#     reports ok has nonfinite false and no diverged step; one that diverged says so);
+#   - or be refused with a message naming the reason (never a silent error);
+#   - not explode: penetration at most 3 times MuJoCo's own on the scene plus 5 mm (MuJoCo's soft
+#     contacts penetrate a few mm; an exploding solver reaches tens of cm), and at most 4 times
+#     MuJoCo's contact count plus 10 (bodies sinking through each other multiply the contacts).
+#
+#   check_robots.py ACS_BENCH ROBOTS_DIR SCENE_LIST [--steps N] [--scenes a,b,...] [--jobs J]
+import argparse
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+SOLVERS = "mujoco,native,pgs,admm,raisim,lcp-pgs,ccp-pgs,ccp-admm,lagged,similar"
+
+parser = argparse.ArgumentParser()
+parser.add_argument("bench")
+parser.add_argument("robots")
+parser.add_argument("scene_list")
+parser.add_argument("--steps", type=int, default=300)
+parser.add_argument("--scenes", default="", help="comma-separated substrings: only these scenes")
+parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+args = parser.parse_args()
+
+scenes = [l.strip() for l in open(args.scene_list) if l.strip() and not l.startswith("#")]
+if args.scenes:
+    keep = args.scenes.split(",")
+    scenes = [s for s in scenes if any(k in s for k in keep)]
+if not os.path.isdir(args.robots):
+    print("check failed: robot models not found in %s (scripts/setup.sh downloads them)"
+          % args.robots)
+    sys.exit(1)
+
+
+def run(scene):
+    """Run the bench on one scene; return (scene, runs or None, message)."""
+    path = os.path.join(args.robots, scene)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out.json")
+        proc = subprocess.run([args.bench, path, "--solvers", SOLVERS, "--steps", str(args.steps),
+                               "--quiet", "--json", out], capture_output=True, text=True)
+        if proc.returncode not in (0, 1) or not os.path.exists(out):
+            return scene, None, "exit %d: %s" % (proc.returncode, proc.stderr[-400:])
+        return scene, json.load(open(out))["runs"], ""
+
+
+failures = []
+with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+    for scene, runs, message in pool.map(run, scenes):
+        if runs is None:
+            failures.append("%s: %s" % (scene, message))
+            print("%-70s FAILED (%s)" % (scene, message[:80]))
+            continue
+        byname = {r["solver"]: r for r in runs}
+        ref = byname.get("mujoco", {})
+        pen_ref = ref.get("penetration_max") or 0
+        con_ref = (ref.get("contacts") or {}).get("max") or 0
+        notes = []
+        for r in runs:
+            name, status = r["solver"], r["status"]
+            what = "%s %s" % (scene, name)
+            if status == "error":
+                if not r["error"]:
+                    failures.append(what + ": error without a message")
+                notes.append("%s refused (%s)" % (name, (r["error"] or "")[:50]))
+                continue
+            # an honest status: ok means finite throughout with no diverged step
+            honest = (status == "ok") == (not r["nonfinite"] and r["diverged_steps"] == 0)
+            if not honest:
+                failures.append(what + ": status %s but nonfinite %s, %d diverged steps"
+                                % (status, r["nonfinite"], r["diverged_steps"]))
+            if status != "ok":
+                failures.append(what + ": %s (%s)" % (status, r["error"]))
+                continue
+            if name in ("mujoco", "native"):
+                continue
+            pen = r["penetration_max"]
+            if pen is not None and pen > 3 * pen_ref + 5e-3:
+                failures.append(what + ": penetration %.3g m, MuJoCo %.3g m" % (pen, pen_ref))
+            con = r["contacts"]["max"]
+            if con > 4 * con_ref + 10:
+                failures.append(what + ": %d contacts, MuJoCo %d" % (con, con_ref))
+        bad = [f for f in failures if f.startswith(scene + " ")]
+        print("%-70s %s %s" % (scene, "FAILED" if bad else "ok", "; ".join(notes)[:200]))
+
+for f in failures:
+    print("check failed:", f)
+print("robots: %d scenes, %d failures" % (len(scenes), len(failures)))
+sys.exit(1 if failures else 0)
