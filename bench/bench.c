@@ -363,11 +363,16 @@ static void jsonTiming(FILE* f, const char* name, double med, double mean, doubl
 }
 
 
+// an array of numbers, to the last bit (17 digits: two runs can be compared exactly)
 static void jsonArray(FILE* f, const char* name, const mjtNum* v, int n) {
   fprintf(f, ", \"%s\": [", name);
   for (int i=0; i < n; i++) {
     if (i) fputs(", ", f);
-    jsonNumber(f, v[i]);
+    if (isfinite(v[i])) {
+      fprintf(f, "%.17g", v[i]);
+    } else {
+      fputs("null", f);
+    }
   }
   fputs("]", f);
 }

@@ -9,9 +9,10 @@ MUJOCO_VERSION="3.12.0"            # exact pin: the headers and library the code
 BUILD_DIR="${ACS_BUILD_DIR:-$ACS_ROOT/build}"
 BUILD_TYPE="${ACS_BUILD_TYPE:-Release}"
 
-# Debian packages: compiler, CMake, Python venv, GLFW/OpenGL (viewer), Xvfb (viewer tests)
+# Debian packages: compiler, CMake, Python venv, GLFW/OpenGL (viewer), Xvfb (viewer tests),
+# Valgrind and gdb (memory checks, debugging)
 DEB_PACKAGES="build-essential cmake pkg-config python3 python3-venv python3-pip
-  libglfw3-dev libgl-dev xvfb xauth"
+  libglfw3-dev libgl-dev xvfb xauth valgrind gdb"
 missing=""
 for p in $DEB_PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
@@ -39,7 +40,32 @@ MUJOCO_DIR="${MUJOCO_DIR:-$("$VENV/bin/python" -c \
   'import importlib.util, os; print(os.path.dirname(importlib.util.find_spec("mujoco").origin))')}"
 export MUJOCO_DIR
 
+# real robot models that no one here wrote: the MJCF and meshes shipped in the dm-control and
+# gymnasium-robotics wheels, downloaded (not installed: they would pull in another MuJoCo) into a
+# cache folder outside the repository and extracted there
+ACS_CACHE="${ACS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/acs}"
+ROBOT_WHEELS="dm-control==1.0.50 gymnasium-robotics==1.4.2"
+ACS_ROBOTS="$ACS_CACHE/robots"
+if [ "$(cat "$ACS_ROBOTS/.wheels" 2>/dev/null)" != "$ROBOT_WHEELS" ]; then
+  echo "acs setup: downloading $ROBOT_WHEELS into $ACS_CACHE"
+  mkdir -p "$ACS_CACHE/wheels"
+  "$VENV/bin/python" -m pip download -q --disable-pip-version-check --no-deps \
+    -d "$ACS_CACHE/wheels" $ROBOT_WHEELS
+  rm -rf "$ACS_ROBOTS"
+  "$VENV/bin/python" - "$ACS_CACHE/wheels" "$ACS_ROBOTS" <<'PY'
+import glob, os, sys, zipfile
+wheels, out = sys.argv[1], sys.argv[2]
+keep = ("dm_control/suite/", "dm_control/third_party/", "dm_control/locomotion/",
+        "gymnasium_robotics/envs/")
+for pattern in ("dm_control-1.0.50-*.whl", "gymnasium_robotics-1.4.2-*.whl"):
+    with zipfile.ZipFile(glob.glob(os.path.join(wheels, pattern))[0]) as z:
+        z.extractall(out, [n for n in z.namelist() if n.startswith(keep)])
+PY
+  echo "$ROBOT_WHEELS" > "$ACS_ROBOTS/.wheels"
+fi
+export ACS_ROBOTS
+
 # configure and build (incremental after the first run)
 cmake -S "$ACS_ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE="$BUILD_TYPE" -DMUJOCO_DIR="$MUJOCO_DIR" \
-  ${ACS_CMAKE_ARGS:-} >/dev/null
+  -DACS_ROBOTS_DIR="$ACS_ROBOTS" ${ACS_CMAKE_ARGS:-} >/dev/null
 cmake --build "$BUILD_DIR" -j "$(nproc)"

@@ -9,7 +9,7 @@ import sys
 import tempfile
 import os
 
-bench, model = sys.argv[1], sys.argv[2]
+bench, model, version, shared = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
 failures = 0
 
 
@@ -31,7 +31,7 @@ with tempfile.TemporaryDirectory() as tmp:
     out = json.load(open(js))
     for key in ["model", "mujoco_version", "timestep", "steps", "nv", "runs"]:
         check(key in out, "top-level key " + key)
-    check(out["steps"] == 200 and out["mujoco_version"] == "3.12.0", "steps and version")
+    check(out["steps"] == 200 and out["mujoco_version"] == version, "steps and version")
     runs = {r["solver"]: r for r in out["runs"]}
     check(list(runs) == ["mujoco", "native", "nope", "pgs"], "runs in the given order")
     check(runs["nope"]["status"] == "error" and "allowed: mujoco, native, pgs"
@@ -48,16 +48,54 @@ with tempfile.TemporaryDirectory() as tmp:
         check(set(r["energy"]) == {"initial", "final"}, name + " energy")
         check(len(r["qpos_initial"]) == len(r["qpos_final"]) == 7, name + " qpos arrays (one free joint)")
         check(r["nonfinite"] is False and r["peak_rss_kb"] > 0, name + " nonfinite, rss")
+        shares = r["steps_status"]
+        check(set(shares) == {"converged", "maxiter", "stalled", "empty", "native", "diverged"}
+              and abs(sum(shares.values()) - 1) < 1e-12 and r["diverged_steps"] == 0,
+              name + " share of steps per status")
         check(r["contacts"]["mean"] == 4, name + " box rests on 4 contacts")
         check(r["penetration_max"] is not None, name + " penetration")
     # the same steps: plain mj_step and acs native are bit-identical
     check(runs["mujoco"]["qpos_final"] == runs["native"]["qpos_final"], "native == mujoco")
     check(runs["mujoco"]["ncp_residual"] == runs["native"]["ncp_residual"], "same metrics")
-    # --set reaches the acs solver: residual below the requested 1e-8
+    # --set reaches the acs solver: residual below the requested 1e-8, every step converged
     check(runs["pgs"]["ncp_residual"]["max"] <= 1e-8, "pgs residual <= --set tolerance")
+    check(runs["pgs"]["steps_status"]["converged"] == 1, "pgs converged on every step")
+    check(runs["native"]["steps_status"]["native"] == 1, "native steps are MuJoCo's")
     rows = list(csv.DictReader(open(cs)))
     check([r["solver"] for r in rows] == ["mujoco", "native", "nope", "pgs"], "csv rows")
     check(rows[2]["status"] == "error" and rows[3]["status"] == "ok", "csv status")
+
+    # an honest status: a scene that blows up (gravity 1e12 m/s^2: MuJoCo's bad-acceleration
+    # check fires) is "diverged" in the JSON, the CSV and the table, with the reason, for plain
+    # mj_step and for an acs solver alike
+    xml = os.path.join(tmp, "blowup.xml")
+    open(xml, "w").write("<mujoco><option gravity='0 0 -1e12'/><worldbody><geom type='plane' "
+                         "size='1 1 .1'/><body pos='0 0 1'><freejoint/><geom size='.1'/></body>"
+                         "</worldbody></mujoco>")
+    proc = subprocess.run([bench, xml, "--solvers", "mujoco,pgs", "--steps", "20", "--json", js,
+                           "--csv", cs], capture_output=True, text=True)
+    runs = json.load(open(js))["runs"]
+    rows = list(csv.DictReader(open(cs)))
+    for r, row in zip(runs, rows):
+        check(r["status"] == "diverged" and r["nonfinite"] and r["diverged_steps"] > 0 and
+              r["error"] and row["status"] == "diverged", r["solver"] + " diverged, honestly")
+    check(proc.stdout.count("diverged") >= 4, "the table says diverged")
+
+    # a solver's result does not depend on its place in --solvers (22 humanoids: many trees)
+    finals = []
+    for order in ["pgs,raisim,admm,lagged", "lagged,admm,raisim,pgs"]:
+        subprocess.run([bench, os.path.join(shared, "22_humanoids.xml"), "--solvers", order,
+                        "--steps", "10", "--quiet", "--json", js], capture_output=True)
+        finals.append({r["solver"]: r["qpos_final"] for r in json.load(open(js))["runs"]})
+    for name in finals[0]:
+        check(finals[0][name] == finals[1][name], name + ": same qpos_final in either order")
+
+    # CSV: RFC 4180 (an error message with quotes and commas stays one field)
+    proc = subprocess.run([bench, model, "--solvers", 'pgs,no"pe', "--steps", "2", "--csv", cs],
+                          capture_output=True, text=True)
+    rows = list(csv.reader(open(cs)))
+    check(len(rows) == 3 and len(rows[2]) == len(rows[0]) and 'no"pe' in rows[2][-1],
+          "csv quoting")
 
     # a bad --set is an input error
     proc = subprocess.run([bench, model, "--set", "acs_tolerance=-1"], capture_output=True,

@@ -43,9 +43,9 @@ ACS_API void acs_describeOptions(char* buf, int buf_sz);
 
 //---------------------------------- context -------------------------------------------------------
 
-// Make a context for model m. settings: NULL for defaults overridden by the model's configuration.
-// Return NULL and write a message to error if the settings or the model are not supported
-// (RK4 integrator, sleep enabled).
+// Make a context for model m (and its copies). settings: NULL for defaults overridden by the
+// model's configuration. Return NULL and write a message to error if the settings or the model are
+// not supported (RK4 integrator, sleep enabled).
 // Nullable: settings, error
 ACS_API acsContext* acs_makeContext(const mjModel* m, const acsSettings* settings,
                                     char* error, int error_sz);
@@ -58,26 +58,33 @@ ACS_API void acs_deleteContext(acsContext* ctx);
 ACS_API int acs_setSettings(acsContext* ctx, const acsSettings* settings,
                             char* error, int error_sz);
 
-// Settings of a context.
+// Settings of a context (NULL if ctx is NULL).
 ACS_API const acsSettings* acs_getSettings(const acsContext* ctx);
 
 // Forget the warm-start cache (call after mj_resetData or when setting a new state).
 ACS_API void acs_resetContext(acsContext* ctx);
 
-// Statistics of the last step, forward or evaluate.
+// Statistics of the last step, forward or evaluate (NULL if ctx is NULL).
 ACS_API const acsStats* acs_getStats(const acsContext* ctx);
 
-// Message of the last refused step; "" if none.
+// Reason of the last step that was refused (acsSTATUS_ERROR) or diverged (acsSTATUS_DIVERGED);
+// "" otherwise.
 ACS_API const char* acs_lastError(const acsContext* ctx);
 
 
 //---------------------------------- simulation ----------------------------------------------------
 
-// Advance the simulation with the context's solver (replaces mj_step). Return an acstStatus;
-// acsSTATUS_ERROR means the step was refused (message in acs_lastError) and d is unchanged.
+// Advance the simulation with the context's solver (replaces mj_step). Return an acstStatus.
+// acsSTATUS_ERROR: the step was refused (a model the context was not made for, a model acs cannot
+// run, out of memory; reason in acs_lastError): it did not integrate, and the state of d
+// (mjSTATE_INTEGRATION), qacc, qfrc_constraint and the warnings are as they were (efc_force is
+// zero). acsSTATUS_DIVERGED: the input, the problem, the forces or the resulting state were not
+// finite, or MuJoCo's bad-acceleration check fired (reason in acs_lastError; MuJoCo's checks reset
+// a bad state, as in mj_step).
 ACS_API int acs_step(const mjModel* m, mjData* d, acsContext* ctx);
 
-// Forward dynamics with the context's solver (replaces mj_forward). Return an acstStatus.
+// Forward dynamics with the context's solver (replaces mj_forward). Return an acstStatus, as
+// acs_step.
 ACS_API int acs_forward(const mjModel* m, mjData* d, acsContext* ctx);
 
 // Compute the metrics of the constraint forces currently in d (for example after a plain mj_step
@@ -129,7 +136,8 @@ ACS_API int acs_checkProblem(const acsProblem* p, char* error, int error_sz);
 
 //---------------------------------- names ---------------------------------------------------------
 
-// Name of a solver ("native", "pgs", "admm", "raisim", "lcp-pgs", "ccp-pgs", "ccp-admm"), or NULL.
+// Name of a solver ("native", "pgs", "admm", "raisim", "lcp-pgs", "ccp-pgs", "ccp-admm",
+// "lagged", "similar"), or NULL.
 ACS_API const char* acs_solverName(int solver);
 
 // Solver with the given name, or -1 if unknown.
