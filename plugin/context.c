@@ -119,6 +119,9 @@ int acs_checkModelSupported(const mjModel* m, char* error, int error_sz) {
 acsContext* acs_makeContext(const mjModel* m, const acsSettings* settings,
                             char* error, int error_sz) {
   acsSettings s;
+  if (acs_checkMuJoCoVersion(error, error_sz)) {
+    return NULL;
+  }
   if (!m) {
     acs_formatError(error, error_sz, "model is NULL");
     return NULL;

@@ -8,6 +8,7 @@
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
 #include "settings.h"
+#include "version.h"
 
 static const char* kAttributes[64];
 
@@ -19,6 +20,9 @@ static int nstate(const mjModel* m, int instance) {
 
 
 int acs_registerPlugin(void) {
+  if (!acs_mujocoVersionMatches()) {
+    return -1;   // another MuJoCo's mjpPlugin layout: leave its registry alone
+  }
   int slot = -1;
   if (mjp_getPlugin(acsPLUGIN_NAME, &slot)) {
     return slot;

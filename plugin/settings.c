@@ -379,6 +379,9 @@ int acs_modelSettings(acsSettings* s, const mjModel* m, char* error, int error_s
     acs_formatError(error, error_sz, "settings and model must not be NULL");
     return -1;
   }
+  if (acs_checkMuJoCoVersion(error, error_sz)) {
+    return -1;
+  }
 
   // <custom><numeric name="acs_*"/>: exactly one number (per-geom overrides NAME@GEOM are read
   // by acs_geomMaterials)

@@ -9,6 +9,7 @@
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
 #include "test_util.h"
+#include "version.h"
 
 // compare every step of mj_step and acs_step (native) bit for bit
 static void compareNative(mjModel* m, int nstep, const char* what) {
@@ -285,6 +286,37 @@ static void testEvaluateMatchesNative(void) {
 }
 
 
+static void testVersionGuard(void) {
+  // the MuJoCo loaded at run time must be the version acs was built for: faked through the test
+  // hook, a mismatch is refused with both versions named, and the plugin is not registered
+  char error[acsNERROR] = "";
+  ENSURE(acs_checkMuJoCoVersion(error, sizeof(error)) == 0);
+  ENSURE(acs_version() == ACS_VERSION && !strcmp(acs_versionString(), ACS_VERSION_STRING));
+  mjModel* m = acst_loadTestModel("box_plane.xml");
+  if (!m) return;
+  int other = mjVERSION_HEADER == 4000000 ? 3012000 : 4000000;
+  acs_testMuJoCoVersion = other;
+  ENSURE(acs_checkMuJoCoVersion(error, sizeof(error)) == -1);
+  acsContext* ctx = acs_makeContext(m, NULL, error, sizeof(error));
+  ENSURE(ctx == NULL);
+  char built[32], loaded[32];
+  snprintf(built, sizeof(built), "MuJoCo %d.%d.%d", mjVERSION_HEADER / 1000000,
+           mjVERSION_HEADER / 1000 % 1000, mjVERSION_HEADER % 1000);
+  snprintf(loaded, sizeof(loaded), "MuJoCo %d.%d.%d is loaded", other / 1000000,
+           other / 1000 % 1000, other % 1000);
+  ENSURE(strstr(error, built) && strstr(error, loaded));
+  acsSettings s;
+  acs_defaultSettings(&s);
+  ENSURE(acs_modelSettings(&s, m, error, sizeof(error)) == -1 && strstr(error, built));
+  ENSURE(acs_registerPlugin() == -1);
+  acs_testMuJoCoVersion = 0;
+  ctx = acs_makeContext(m, NULL, error, sizeof(error));
+  ENSURE(ctx != NULL);
+  acs_deleteContext(ctx);
+  mj_deleteModel(m);
+}
+
+
 int main(int argc, char** argv) {
   static const acstTest tests[] = {
     TEST(testNativeMatchesMuJoCo),
@@ -295,6 +327,7 @@ int main(int argc, char** argv) {
     TEST(testPyramidExact),
     TEST(testWarmstart),
     TEST(testEvaluateMatchesNative),
+    TEST(testVersionGuard),
   };
   return acst_main(argc, argv, tests, sizeof(tests)/sizeof(tests[0]));
 }

@@ -15,6 +15,7 @@
 #include <mujoco/mujoco.h>
 #include <acs/acs_export.h>
 #include <acs/acs_types.h>
+#include <acs/acs_version.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -134,6 +135,20 @@ ACS_API void acs_evaluateProblem(acsStats* stats, mjtNum* scratch, const mjtNum*
 ACS_API int acs_checkProblem(const acsProblem* p, char* error, int error_sz);
 
 
+//---------------------------------- versions ------------------------------------------------------
+
+// Version of the acs library loaded at run time (ACS_VERSION of the headers it was built with).
+ACS_API int acs_version(void);
+
+// The same as text, "0.2.0".
+ACS_API const char* acs_versionString(void);
+
+// Check that the MuJoCo library loaded at run time is the version acs was built against (its
+// mjVERSION_HEADER). Return 0 if it is; otherwise -1 with a message naming both versions.
+// acs_makeContext calls it.
+ACS_API int acs_checkMuJoCoVersion(char* error, int error_sz);
+
+
 //---------------------------------- names ---------------------------------------------------------
 
 // Name of a solver ("native", "pgs", "admm", "raisim", "lcp-pgs", "ccp-pgs", "ccp-admm",
@@ -147,7 +162,8 @@ ACS_API int acs_solverId(const char* name);
 ACS_API const char* acs_statusName(int status);
 
 // Register the engine plugin "acs.solver" (configuration carrier) with MuJoCo. Idempotent; runs
-// automatically when the library is loaded. Return the plugin slot.
+// automatically when the library is loaded. Return the plugin slot, or -1 if the MuJoCo loaded is
+// not the version acs was built for.
 ACS_API int acs_registerPlugin(void);
 
 #ifdef __cplusplus
