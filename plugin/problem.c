@@ -39,6 +39,7 @@
 #include <acs/acs.h>
 #include "cone.h"
 #include "context.h"
+#include "mjcompat.h"
 
 #define BUF(ctx, name, type) ((type*)(ctx)->name.ptr)
 
@@ -172,6 +173,19 @@ static void contactMaterial(mjtNum* k, mjtNum* dd, const acsContext* ctx, const 
 }
 
 
+// Signed distance of a contact, m. MuJoCo's speculative contacts (<flag speculative>, 4.0) carry
+// a synthetic distance chosen for its soft model (larger than the gap, or negative); a contact is
+// speculative when the true distance of its geoms, recomputed here, is at least its includemargin
+// (an ordinary contact is closer than that), and then the true distance is its gap
+static mjtNum contactGap(const mjModel* m, mjData* d, const mjContact* con, mjtNum pos) {
+  if (!acs_mjSpeculative(m) || con->geom[0] < 0 || con->geom[1] < 0) {
+    return pos;
+  }
+  mjtNum gap = mj_geomDistance(m, d, con->geom[0], con->geom[1], mjMAXVAL, NULL);
+  return gap >= con->includemargin ? gap : pos;
+}
+
+
 // next mark stamp (marks are compared with the stamp; reset on wrap-around)
 static int nextStamp(acsContext* ctx, int* dofmark, int nv, int* treemark, int ntree) {
   if (ctx->stamp >= INT_MAX - 1) {
@@ -185,7 +199,7 @@ static int nextStamp(acsContext* ctx, int* dofmark, int nv, int* treemark, int n
 
 //---------------------------------- assembly ------------------------------------------------------
 
-int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg_Y) {
+int acs_buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y) {
   const acsSettings* s = &ctx->settings;
   int nefc_mj = d->nefc, nv = m->nv, ntree = m->ntree;
   int pyramid = mj_isPyramidal(m), sparse = mj_isSparse(m);
@@ -429,16 +443,17 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg
     if (btype == acsBLOCK_CONTACT) {
       contactMaterial(block_k + k, block_d + k, ctx, d->contact + id);
     }
+    // signed distance of a contact or limit (a speculative contact's true gap)
+    mjtNum phi = btype == acsBLOCK_CONTACT ? contactGap(m, d, d->contact + id, d->efc_pos[i]) :
+                 btype == acsBLOCK_LIMIT ? d->efc_pos[i] : 0;
     if (btype == acsBLOCK_EQUALITY) {
       mjtNum v2 = 0;
       for (int q=0; q < nkeep; q++) {
         v2 += d->efc_pos[i+keep[q]] * d->efc_pos[i+keep[q]];
       }
       block_pos[k] = mju_sqrt(v2);
-    } else if (btype == acsBLOCK_FRICTION) {
-      block_pos[k] = 0;
     } else {
-      block_pos[k] = d->efc_pos[i];
+      block_pos[k] = phi;
     }
 
     // sparse storage for the block's rows
@@ -455,7 +470,6 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg
     mjtNum* Y = BUF(ctx, Y, mjtNum);
 
     // bias velocity of unilateral rows: penetration recovery and restitution
-    mjtNum phi = (btype == acsBLOCK_LIMIT || btype == acsBLOCK_CONTACT) ? d->efc_pos[i] : 0;
     mjtNum vstar_n = phi >= 0 ? -phi / h :
                      phi < -s->slop ? mju_min(-s->baumgarte * (phi + s->slop) / h,
                                               s->max_correction) : 0;

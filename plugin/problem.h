@@ -15,8 +15,9 @@
 // efc row, grouped into blocks, contacts in the contact frame (normal first) whatever the cone;
 // J as sparse rows, and Y = (M^-1 J')' if flg_Y (the dual solvers; the compliance needs it too);
 // b = J (qvel / h + qacc_smooth) - v* / h with v* the Baumgarte and restitution bias;
-// R = compliance * diag(G). Return 0, or -1 if out of memory.
-int acs_buildProblem(acsContext* ctx, const mjModel* m, const mjData* d, int flg_Y);
+// R = compliance * diag(G). A speculative contact's distance is its true gap (mj_geomDistance
+// uses d's stack). Return 0, or -1 if out of memory.
+int acs_buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y);
 
 // Contact forces of d->efc_force in acs layout (decodes MuJoCo's pyramid): force (nefc of acs).
 void acs_readForces(mjtNum* force, const acsContext* ctx, const mjModel* m, const mjData* d);

@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
 # Idempotent set-up for acs on Debian 12: system packages, a project-local Python virtual
-# environment holding the pinned MuJoCo wheel (its C headers and libmujoco), and a CMake build.
-# Sourced by scripts/main.sh and scripts/test.sh; can also be run on its own.
+# environment holding the pinned MuJoCo wheel (its C headers and libmujoco), the robot models of
+# the tests, and a CMake build. Run by scripts/main.sh and scripts/test.sh; can also be run alone.
+#
+#   ACS_MUJOCO=3.12 scripts/setup.sh     the second supported MuJoCo: .venv-3.12/, build-3.12/
+#   ACS_BUILD_DIR, ACS_BUILD_TYPE, ACS_CMAKE_ARGS   another build folder, type, CMake options
 set -euo pipefail
 
 ACS_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-MUJOCO_VERSION="3.12.0"            # exact pin: the headers and library the code is written against
-BUILD_DIR="${ACS_BUILD_DIR:-$ACS_ROOT/build}"
+# exact pins: the headers and library the code is written against (4.0 by default, 3.12 tested)
+case "${ACS_MUJOCO:-4.0}" in
+  4.0) MUJOCO_VERSION="4.0.0"; VENV="$ACS_ROOT/.venv"; DEFAULT_BUILD="$ACS_ROOT/build" ;;
+  3.12) MUJOCO_VERSION="3.12.0"; VENV="$ACS_ROOT/.venv-3.12"; DEFAULT_BUILD="$ACS_ROOT/build-3.12" ;;
+  *) echo "acs setup: ACS_MUJOCO must be 4.0 or 3.12, got '$ACS_MUJOCO'"; exit 2 ;;
+esac
+BUILD_DIR="${ACS_BUILD_DIR:-$DEFAULT_BUILD}"
 BUILD_TYPE="${ACS_BUILD_TYPE:-Release}"
 
 # Debian packages: compiler, CMake, Python venv, GLFW/OpenGL (viewer), Xvfb (viewer tests),
@@ -25,15 +33,17 @@ if [ -n "$missing" ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q --no-install-recommends $missing
 fi
 
-# project-local virtual environment with the pinned MuJoCo wheel
-VENV="$ACS_ROOT/.venv"
-if [ ! -x "$VENV/bin/python" ]; then
-  echo "acs setup: creating $VENV"
-  python3 -m venv "$VENV"
-fi
-if ! "$VENV/bin/python" -c "import importlib.metadata as md, sys
+# project-local virtual environment with the pinned MuJoCo wheel (4.0's C headers and library
+# come in mujoco-core, which mujoco pulls in). Another MuJoCo in it is not upgraded in place
+# (pip can drop files that moved between the mujoco and mujoco-core wheels): the venv is remade
+if [ -x "$VENV/bin/python" ] && ! "$VENV/bin/python" -c "import importlib.metadata as md, sys
 sys.exit(md.version('mujoco') != '$MUJOCO_VERSION')" 2>/dev/null; then
-  echo "acs setup: installing mujoco==$MUJOCO_VERSION from PyPI"
+  echo "acs setup: $VENV holds another MuJoCo: remaking it"
+  rm -rf "$VENV"
+fi
+if [ ! -x "$VENV/bin/python" ]; then
+  echo "acs setup: creating $VENV with mujoco==$MUJOCO_VERSION from PyPI"
+  python3 -m venv "$VENV"
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check "mujoco==$MUJOCO_VERSION"
 fi
 MUJOCO_DIR="${MUJOCO_DIR:-$("$VENV/bin/python" -c \

@@ -1,16 +1,46 @@
 #!/usr/bin/env bash
-# Set up everything (idempotent) and run the whole test suite: the release build, the memory
-# checks under Valgrind, then the suite built with AddressSanitizer and UndefinedBehaviorSanitizer.
-set -euo pipefail
+# Set up everything (idempotent) and run every test: against MuJoCo 4.0 (the default) the suite on
+# the release build, the memory checks under Valgrind, and the suite built with AddressSanitizer
+# and UndefinedBehaviorSanitizer; then the same suite and sanitizer build against MuJoCo 3.12.
+# Every phase runs; the exit status is non-zero if any failed.
+set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-"$ROOT/scripts/setup.sh"
-ctest --test-dir "$ROOT/build" --output-on-failure -j "$(nproc)" -LE valgrind
+JOBS="$(nproc)"
+failed=""
 
-echo "== memory checks under Valgrind (memcheck)"
-ctest --test-dir "$ROOT/build" --output-on-failure -j "$(nproc)" -L valgrind
+# phase NAME COMMAND...: run it, remember a failure
+phase() {
+  local name="$1"
+  shift
+  echo "== $name"
+  if ! "$@"; then
+    failed="$failed
+  - $name"
+  fi
+}
 
-echo "== tests under AddressSanitizer and UndefinedBehaviorSanitizer"
-ACS_BUILD_DIR="$ROOT/build-sanitize" ACS_BUILD_TYPE=RelWithDebInfo \
-  ACS_CMAKE_ARGS="-DACS_SANITIZE=ON -DACS_BUILD_VIEWER=OFF" "$ROOT/scripts/setup.sh"
-ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir "$ROOT/build-sanitize" --output-on-failure -j "$(nproc)" -LE valgrind
+# suite MUJOCO BUILD_DIR BUILD_TYPE CMAKE_ARGS CTEST_ARGS...: set up that build, run its tests
+suite() {
+  local mujoco="$1" dir="$2" type="$3" cmake_args="$4"
+  shift 4
+  ACS_MUJOCO="$mujoco" ACS_BUILD_DIR="$dir" ACS_BUILD_TYPE="$type" ACS_CMAKE_ARGS="$cmake_args" \
+    "$ROOT/scripts/setup.sh" &&
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir "$dir" --output-on-failure -j "$JOBS" "$@"
+}
+
+SAN="-DACS_SANITIZE=ON -DACS_BUILD_VIEWER=OFF"
+phase "MuJoCo 4.0: tests" suite 4.0 "$ROOT/build" Release "" -LE valgrind
+phase "MuJoCo 4.0: memory checks under Valgrind" \
+  ctest --test-dir "$ROOT/build" --output-on-failure -j "$JOBS" -L valgrind
+phase "MuJoCo 4.0: tests under AddressSanitizer and UBSan" \
+  suite 4.0 "$ROOT/build-sanitize" RelWithDebInfo "$SAN" -LE "valgrind|long"
+phase "MuJoCo 3.12: tests" suite 3.12 "$ROOT/build-3.12" Release "" -LE valgrind
+phase "MuJoCo 3.12: tests under AddressSanitizer and UBSan" \
+  suite 3.12 "$ROOT/build-3.12-sanitize" RelWithDebInfo "$SAN" -LE "valgrind|long"
+
+if [ -n "$failed" ]; then
+  echo "== FAILED:$failed"
+  exit 1
+fi
+echo "== every test passed (MuJoCo 4.0 and 3.12, release, Valgrind, ASan/UBSan)"
