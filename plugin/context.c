@@ -17,6 +17,8 @@
 
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
+#include "integrator.h"
+#include "mjcompat.h"
 #include "settings.h"
 #include "util_errmem.h"
 #include "warmstart.h"
@@ -93,21 +95,23 @@ int acs_checkModelIdentity(acsContext* ctx, const mjModel* m, char* error, int e
 }
 
 
-int acs_checkModelSupported(const mjModel* m, char* error, int error_sz) {
-  if (m->opt.integrator == mjINT_RK4) {
-    acs_formatError(error, error_sz, "integrator RK4 is not supported: mj_RungeKutta re-runs "
-                    "MuJoCo's own constraint solver at its intermediate stages; use "
-                    "integrator=\"Euler\", \"implicit\" or \"implicitfast\"");
-    return -1;
-  }
-  if (m->opt.enableflags & mjENBL_SLEEP) {
-    acs_formatError(error, error_sz, "sleep is not supported: mj_advance re-runs MuJoCo's own "
-                    "constraint solver when trees fall asleep; remove <flag sleep=\"enable\"/>");
-    return -1;
-  }
+int acs_checkModelSupported(const mjModel* m, int solver, char* error, int error_sz) {
   if (!(m->opt.timestep > 0) || !isfinite(m->opt.timestep)) {
     acs_formatError(error, error_sz, "opt.timestep must be a positive number, got %g",
                     m->opt.timestep);
+    return -1;
+  }
+  if (m->opt.integrator == mjINT_RK4 && solver != acsSOL_NATIVE) {
+    return acs_rk4Supported(m, error, error_sz);
+  }
+  if (acs_mjDiscrete(m) && solver != acsSOL_NATIVE) {
+    acs_formatError(error, error_sz, "integrator discrete is not supported with the acs solvers "
+                    "yet; use Euler, implicit, implicitfast or RK4, or the native solver");
+    return -1;
+  }
+  if (acs_mjIPC(m)) {
+    acs_formatError(error, error_sz, "flag ipc is not supported: MuJoCo's IPC flex contact mode "
+                    "replaces the constraint solver");
     return -1;
   }
   return 0;
@@ -136,7 +140,7 @@ acsContext* acs_makeContext(const mjModel* m, const acsSettings* settings,
     }
   }
   if (acs_validateSettings(&s, error, error_sz) ||
-      acs_checkModelSupported(m, error, error_sz)) {
+      acs_checkModelSupported(m, s.solver, error, error_sz)) {
     return NULL;
   }
 
@@ -179,7 +183,7 @@ void acs_deleteContext(acsContext* ctx) {
     &ctx->J, &ctx->Y_colind, &ctx->Y, &ctx->dofvec, &ctx->dof_list, &ctx->dof_mark,
     &ctx->tree_mark, &ctx->tree_list, &ctx->work, &ctx->block_island, &ctx->island_nefc,
     &ctx->block_tree, &ctx->tree_parent, &ctx->vel, &ctx->vfree, &ctx->pos, &ctx->row_efc,
-    &ctx->vstab,
+    &ctx->vstab, &ctx->rk4,
     &ctx->block_stiffness, &ctx->block_dissipation,
   };
   for (size_t i=0; i < sizeof(bufs)/sizeof(bufs[0]); i++) {

@@ -83,6 +83,9 @@ struct acsContext_ {
 
   // solver workspace and state carried between solves
   acsBuffer work;                 // bytes
+  acsBuffer rk4;                  // RK4 stages (4 (nq + nv + na) + 4 (nv + na) + 2 nv + na)
+  int       stage;                // 1 inside an RK4 stage: no metrics
+  int       test_ownrk4;          // tests: native runs acs's RK4 (instead of mj_RungeKutta)
   acsSolverState solver_state;
 
   // warm start: cache of the previous step and the one being written, swapped every step
@@ -102,7 +105,7 @@ struct acsContext_ {
 // new). Return 0 if it is; otherwise -1 with a message naming the difference.
 int acs_checkModelIdentity(acsContext* ctx, const mjModel* m, char* error, int error_sz);
 
-// Check that acs can run model m (integrator, flags). Return 0, or -1 with a message.
-int acs_checkModelSupported(const mjModel* m, char* error, int error_sz);
+// Check that acs can run model m with solver (integrator, flags). Return 0, or -1 with a message.
+int acs_checkModelSupported(const mjModel* m, int solver, char* error, int error_sz);
 
 #endif  // ACS_PLUGIN_CONTEXT_H_

@@ -20,6 +20,13 @@
 // distance derived from MuJoCo's soft model
 #define acsMJ_SPECULATIVE (mjVERSION_HEADER >= 4000000)
 
+// plastic state (mjModel.nplastic, 4.0)
+#define acsMJ_PLASTIC (mjVERSION_HEADER >= 4000000)
+
+// after an RK4 step qacc holds the step's acceleration, the weighted stages (4.0); 3.12 leaves the
+// last stage's
+#define acsMJ_RK4_STEP_QACC (mjVERSION_HEADER >= 4000000)
+
 // the model uses the discrete integrator
 static inline int acs_mjDiscrete(const mjModel* m) {
 #if acsMJ_DISCRETE

@@ -25,7 +25,9 @@
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
 #include "context.h"
+#include "integrator.h"
 #include "metrics.h"
+#include "mjcompat.h"
 #include "problem.h"
 #include "solver.h"
 #include "util_errmem.h"
@@ -75,11 +77,15 @@ static int needsY(const acsContext* ctx) {
 
 //---------------------------------- constraint stage ----------------------------------------------
 
-// Did an unconverged solve end worse than no force at all? With its law's residual (metrics.c)
-// above that of zero forces, the iteration went the wrong way: the stabilization asks for a
-// velocity the constraints cannot produce (an overlap the model cannot resolve, rows that barely
-// move any dof), the biased problem has no solution, and the forces grow without bound
-static int worseThanZero(acsContext* ctx, const mjtNum* force) {
+// Did an unconverged solve diverge? Its law's residual (metrics.c) ended far above that of zero
+// forces: the stabilization asks for a velocity the constraints cannot produce (an overlap the
+// model cannot resolve, rows that barely move any dof), the biased problem has no solution, and
+// the forces grow without bound (observed: 1e7 to 1e23 times the residual of zero forces). A slow
+// but sound solve can also end above zero forces' residual (the residual mixes forces, velocities
+// and their product: a solve still building up a new contact's force, observed up to 5 times),
+// hence the factor kDiverged
+#define kDiverged 1e3
+static int diverging(acsContext* ctx, const mjtNum* force) {
   const acsProblem* p = &ctx->problem;
   int model = acsSOLVERS[ctx->settings.solver].model;
   mjtNum* w = BUF(ctx, dofvec, mjtNum);
@@ -90,7 +96,7 @@ static int worseThanZero(acsContext* ctx, const mjtNum* force) {
   mjtNum res = acs_residual(p, force, a, model);
   mju_zero(zero, p->nefc);
   mjtNum res0 = acs_residual(p, zero, p->b, model);
-  return !(res <= res0);
+  return !(res <= kDiverged * res0);
 }
 
 
@@ -111,7 +117,7 @@ static void dropStabilization(acsContext* ctx) {
 // Return 0, or -1 with the reason in ctx->error
 static int fwdConstraintNative(const mjModel* m, mjData* d, acsContext* ctx) {
   acsStats* st = &ctx->stats;
-  int metrics = ctx->settings.metrics;
+  int metrics = ctx->settings.metrics && !ctx->stage;
   double t0 = acs_timeMicro();
   if (metrics && acs_buildProblem(ctx, m, d, needsY(ctx))) {
     acs_formatError(ctx->error, acsNERROR, "out of memory building the constraint problem "
@@ -177,7 +183,7 @@ static int fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
     acs_solveProblem(force, st, &ctx->solver_state, p, &ctx->settings, ctx->work.ptr);
     if (st->status != acsSTATUS_CONVERGED &&
         acsSOLVERS[ctx->settings.solver].model != acsMODEL_COMPLIANT &&
-        worseThanZero(ctx, force)) {
+        diverging(ctx, force)) {
       dropStabilization(ctx);
       mju_zero(force, p->nefc);
       acs_solveProblem(force, st, &ctx->solver_state, p, &ctx->settings, ctx->work.ptr);
@@ -207,7 +213,7 @@ static int fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
     d->solver[i].gradient = st->history[i];
   }
 
-  if (ctx->settings.metrics) {
+  if (ctx->settings.metrics && !ctx->stage) {
     double t1 = acs_timeMicro();
     evaluate(ctx, m, d);
     st->time_metrics = acs_timeMicro() - t1;
@@ -277,9 +283,13 @@ static int forwardSkip(const mjModel* m, mjData* d, acsContext* ctx, int skipsta
 }
 
 
-// mj_checkAcc with our forward on reset; return 1 if the check fired
+// mj_checkAcc with our forward on reset; return 1 if the check fired. Under sleep only the awake
+// dofs are checked (a sleeping dof's qacc is not recomputed), as MuJoCo does
 static int checkAcc(const mjModel* m, mjData* d, acsContext* ctx) {
-  for (int i=0; i < m->nv; i++) {
+  int filter = mjENABLED(mjENBL_SLEEP) && d->nv_awake < m->nv;
+  int n = filter ? d->nv_awake : m->nv;
+  for (int k=0; k < n; k++) {
+    int i = filter ? d->dof_awake_ind[k] : k;
     if (mju_isBad(d->qacc[i])) {
       mj_warning(d, mjWARN_BADQACC, i);
       if (!mjDISABLED(mjDSBL_AUTORESET)) {
@@ -301,6 +311,56 @@ static int checkAcc(const mjModel* m, mjData* d, acsContext* ctx) {
 }
 
 
+// the status of a step of several solves (RK4 stages): the worst
+static int mergeStatus(int a, int b) {
+  if (a == acsSTATUS_DIVERGED || b == acsSTATUS_DIVERGED) return acsSTATUS_DIVERGED;
+  if (a == acsSTATUS_MAXITER || b == acsSTATUS_MAXITER) return acsSTATUS_MAXITER;
+  if (a == acsSTATUS_STALLED || b == acsSTATUS_STALLED) return acsSTATUS_STALLED;
+  return a == acsSTATUS_EMPTY ? b : a;
+}
+
+
+// the forward of an RK4 stage: sensors, energy and metrics skipped; the stage's solve adds to the
+// step's statistics (iterations, times, the worst status)
+static int rk4Stage(const mjModel* m, mjData* d, acsContext* ctx) {
+  acsStats step = ctx->stats;
+  ctx->stage = 1;
+  int ret = forwardSkip(m, d, ctx, mjSTAGE_NONE, 1);
+  ctx->stage = 0;
+  const acsStats* st = &ctx->stats;
+  step.niter += st->niter;
+  step.nfactor += st->nfactor;
+  step.nevaluation += st->nevaluation;
+  step.unstabilized |= st->unstabilized;
+  step.time_constraint += st->time_constraint;
+  step.time_problem += st->time_problem;
+  step.time_solve += st->time_solve;
+  step.status = ret ? acsSTATUS_ERROR : mergeStatus(step.status, st->status);
+  ctx->stats = step;
+  return ret;
+}
+
+
+// the integrator of the model; return 0, or -1 if refused (RK4 stage)
+static int integrate(const mjModel* m, mjData* d, acsContext* ctx) {
+  switch (m->opt.integrator) {
+  case mjINT_EULER:
+    mj_Euler(m, d);
+    return 0;
+  case mjINT_RK4:
+    // MuJoCo's own solver at the stages is native: MuJoCo's RK4 itself
+    if (ctx->settings.solver == acsSOL_NATIVE && !ctx->test_ownrk4) {
+      mj_RungeKutta(m, d, 4);
+      return 0;
+    }
+    return acs_rungeKutta(m, d, ctx, rk4Stage);
+  default:   // implicit, implicitfast
+    mj_implicit(m, d);
+    return 0;
+  }
+}
+
+
 // shared entry checks: nothing is changed in d; return 0 if the call can run
 static int checkCall(const mjModel* m, mjData* d, acsContext* ctx) {
   if (!ctx) {
@@ -310,7 +370,8 @@ static int checkCall(const mjModel* m, mjData* d, acsContext* ctx) {
   if (!m || !d) {
     acs_formatError(ctx->error, acsNERROR, "model or data is NULL");
   } else if (!acs_checkModelIdentity(ctx, m, ctx->error, acsNERROR)) {
-    acs_checkModelSupported(m, ctx->error, acsNERROR);   // settings are validated when set
+    // settings are validated when set; the model's options may have changed since
+    acs_checkModelSupported(m, ctx->settings.solver, ctx->error, acsNERROR);
   }
   if (ctx->error[0]) {
     ctx->stats.status = acsSTATUS_ERROR;
@@ -386,9 +447,37 @@ static int stateFinite(const mjModel* m, const mjData* d) {
 }
 
 
+// MuJoCo's discrete integrator runs internal stages around its constraint solver (the effective
+// metric and the regularization in it): with the native solver the step (or forward) is MuJoCo's
+// own, and the metrics are evaluated after it as acs_evaluate does
+static int nativeDiscrete(const mjModel* m, mjData* d, acsContext* ctx, int step) {
+  double t0 = acs_timeMicro();
+  if (step) {
+    mj_step(m, d);
+  } else {
+    mj_forward(m, d);
+  }
+  double t1 = acs_timeMicro();
+  int status = ctx->settings.metrics ? acs_evaluate(m, d, ctx) : acsSTATUS_NATIVE;
+  if (!ctx->settings.metrics) {
+    memset(&ctx->stats, 0, sizeof(acsStats));
+    ctx->stats.status = d->nefc ? acsSTATUS_NATIVE : acsSTATUS_EMPTY;
+  }
+  ctx->stats.time_constraint = t1 - t0;
+  if (status != acsSTATUS_ERROR && !stateFinite(m, d)) {
+    acs_formatError(ctx->error, acsNERROR, "the state is not finite (time %g)", d->time);
+    ctx->stats.status = acsSTATUS_DIVERGED;
+  }
+  return ctx->stats.status;
+}
+
+
 int acs_forward(const mjModel* m, mjData* d, acsContext* ctx) {
   if (checkCall(m, d, ctx)) {
     return acsSTATUS_ERROR;
+  }
+  if (acs_mjDiscrete(m)) {
+    return nativeDiscrete(m, d, ctx, 0);   // acs solvers are refused in checkCall
   }
   int saved = inputBad(m, d, 0);
   if (saved) {
@@ -405,10 +494,15 @@ int acs_step(const mjModel* m, mjData* d, acsContext* ctx) {
   if (checkCall(m, d, ctx)) {
     return acsSTATUS_ERROR;
   }
+  if (acs_mjDiscrete(m)) {
+    return nativeDiscrete(m, d, ctx, 1);   // acs solvers are refused in checkCall
+  }
 
   // common to all integrators (mj_step); a non-finite state is reset by MuJoCo's checks (the
-  // state is saved first, to be restored if the step is refused)
-  int saved = inputBad(m, d, 1);
+  // state is saved first, to be restored if the step is refused), and acs's RK4 can be refused at
+  // a stage, after the step's forward wrote its outputs: save then too
+  int saved = inputBad(m, d, 1) ||
+              (m->opt.integrator == mjINT_RK4 && ctx->settings.solver != acsSOL_NATIVE);
   if (saved) {
     saveState(ctx, m, d);
   }
@@ -427,11 +521,8 @@ int acs_step(const mjModel* m, mjData* d, acsContext* ctx) {
     mj_compareFwdInv(m, d);
   }
 
-  // integrator: Euler or implicit (RK4 refused in checkCall)
-  if (m->opt.integrator == mjINT_EULER) {
-    mj_Euler(m, d);
-  } else {
-    mj_implicit(m, d);
+  if (integrate(m, d, ctx)) {
+    return refuse(ctx, m, d, saved);
   }
 
   // an honest status: the reason of a divergence in acs_lastError

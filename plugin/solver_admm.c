@@ -30,8 +30,16 @@
 // bodies alike (a uniform scale per block keeps cones cones; box bounds scale by 1/d_k).
 //
 // The solve stops on the residual of its law (NCP or CCP, metrics.c) of the unscaled forces,
-// like every acs solver, and returns the iterate with the lowest residual (ADMM's iterates are
-// not monotone: an interrupted solve keeps its best forces, never worse than the warm start).
+// like every acs solver. ADMM's iterates are not monotone: an interrupted solve returns its best
+// iterate: the NCP's best has the lowest residual, the CCP's the lowest objective
+// 1/2 f'(G + R) f + b'f (never worse than the warm start's). The iterates are feasible, and a feasible f exceeds the
+// optimum by at least 1/2 (f - f*)'(G + R)(f - f*) (the M-norm of its error in qacc), whereas the
+// residual mixes forces, velocities and their products: a warm start lacking the force of a new
+// contact has a moderate residual (its dual violation), the iterates building that force up have
+// larger ones (their complementarity f.a) until they nearly converge. Chosen by residual, the
+// interrupted solve kept returning the warm start, and dm_control's dog sank through the floor;
+// the NCP, which has no objective, leaves the warm start out of the choice for the same reason
+// (Shadow hand's egg sank 3 cm into the palm).
 
 #include <math.h>
 #include <string.h>
@@ -475,6 +483,16 @@ static void startIterates(admmWork* aw, const acsProblem* p, const mjtNum* f, in
 }
 
 
+// the CCP's objective 1/2 f'(G + R) f + b'f = 1/2 f'(a + b), with a = (G + R) f + b
+static mjtNum ccpObjective(const acsProblem* p, const mjtNum* f, const mjtNum* a) {
+  mjtNum obj = 0;
+  for (int r=0; r < p->nefc; r++) {
+    obj += f[r] * (a[r] + p->b[r]);
+  }
+  return obj / 2;
+}
+
+
 int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
                   const acsProblem* p, const acsSettings* s) {
   admmWork aw;
@@ -498,8 +516,11 @@ int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* w
   if (res <= s->tolerance) {
     return acsSTATUS_CONVERGED;
   }
+  // the best iterate so far: the CCP's starts with the warm start (the objective measures a
+  // force's error); the NCP's with the first iterate (by residual, a warm start lacking the force
+  // of a new contact would beat every iterate building that force up, and be returned again)
   mju_copy(aw.best, force, n);
-  mjtNum bestres = res, bestncp = resncp;
+  mjtNum bestmerit = ncp ? INFINITY : ccpObjective(p, force, aw.a), bestncp = resncp;
 
   buildIslands(&aw, p);
   startIterates(&aw, p, force, ncp);
@@ -557,8 +578,9 @@ int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* w
     resncp = acs_residual(p, aw.f, aw.a, acsMODEL_NCP);
     res = ncp ? resncp : acs_residual(p, aw.f, aw.a, model);
     status = acs_iterationEnd(stats, iter, resncp, res, aw.f, NULL, n, s);
-    if (res < bestres) {
-      bestres = res;
+    mjtNum merit = ncp ? res : ccpObjective(p, aw.f, aw.a);
+    if (merit < bestmerit || status == acsSTATUS_CONVERGED) {
+      bestmerit = merit;
       bestncp = resncp;
       mju_copy(aw.best, aw.f, n);
     }
@@ -592,8 +614,8 @@ int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* w
     }
   }
 
-  // the best iterate (the last one when converged): a failed solve never returns worse forces
-  // than its warm start
+  // the best iterate (the last one when converged; NCP: lowest residual, CCP: lowest objective,
+  // the warm start included)
   mju_copy(force, aw.best, n);
   stats->residual = bestncp;
   stats->rho = rho;

@@ -12,8 +12,8 @@
 #   - where the states are equal the pixels are equal: native is bit-identical to plain mj_step,
 #     so its pane renders exactly the pixels of the mujoco pane.
 # Then the error paths: unknown solver, more than 6 panes, a model that fails to load (the viewer
-# keeps running and writes its window), a model acs refuses (RK4: that pane shows the error, the
-# others step).
+# keeps running and writes its window), a model acs refuses (RK4 with sleep: that pane shows the
+# error, the others step).
 #
 #   check_viewer.py ACS_VIEWER XVFB_RUN TEST_MODELS_DIR
 import os
@@ -233,13 +233,14 @@ with tempfile.TemporaryDirectory() as tmp:
     proc = run_viewer([os.path.join(tmp, "missing.xml"), "--frames", "2"])
     check(proc.returncode == 1 and "could not load" in proc.stderr, "missing file: exit 1")
 
-    # a model acs refuses (RK4): its acs panes show the error and do not step, mujoco steps
+    # a model acs refuses for its solvers (RK4 with sleep): its acs panes show the error and do
+    # not step, mujoco steps
     rk4 = os.path.join(tmp, "rk4.xml")
-    open(rk4, "w").write(open(model).read().replace('cone="elliptic"',
-                                                     'cone="elliptic" integrator="RK4"'))
+    open(rk4, "w").write(open(model).read().replace(
+        'cone="elliptic"/>', 'cone="elliptic" integrator="RK4"><flag sleep="enable"/></option>'))
     proc = run_viewer([rk4, "--solvers", "mujoco,pgs", "--frames", "30"])
-    check(proc.returncode == 0 and "pane 2 (pgs)" in proc.stderr and "RK4" in proc.stderr and
-          "simulated 0.500 s" in proc.stdout, "RK4 model: pgs pane refused, viewer runs")
+    check(proc.returncode == 0 and "pane 2 (pgs)" in proc.stderr and "sleep" in proc.stderr and
+          "simulated 0.500 s" in proc.stdout, "RK4 and sleep: pgs pane refused, viewer runs")
 
 print("%d failure(s)" % failures)
 sys.exit(1 if failures else 0)
