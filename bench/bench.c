@@ -518,8 +518,7 @@ static void printTable(const mjModel* m, const benchArgs* args, const runResult*
       continue;
     }
     char conv[16] = "-";
-    int nacs = r->nstep - r->nstatus[acsSTATUS_NATIVE];
-    if (nacs > 0) {
+    if (strcmp(r->solver, "mujoco") && strcmp(r->solver, "native")) {
       snprintf(conv, sizeof(conv), "%.0f", 100.0 *
                (r->nstatus[acsSTATUS_CONVERGED] + r->nstatus[acsSTATUS_EMPTY]) / r->nstep);
     }
