@@ -259,6 +259,41 @@ void acs_projectFeasible(mjtNum* f, const acsProblem* p, int model) {
 }
 
 
+//---------------------------------- start ---------------------------------------------------------
+
+// the CCP's objective 1/2 f'(G + R) f + b'f = 1/2 f'(a + b), with a = (G + R) f + b
+mjtNum acs_ccpObjective(const acsProblem* p, const mjtNum* f, const mjtNum* a) {
+  mjtNum obj = 0;
+  for (int r=0; r < p->nefc; r++) {
+    obj += f[r] * (a[r] + p->b[r]);
+  }
+  return obj / 2;
+}
+
+
+int acs_startForces(mjtNum* force, mjtNum* w, mjtNum* a, mjtNum* resncp, mjtNum* res,
+                    const acsProblem* p, int model) {
+  acs_projectFeasible(force, p, model);
+  acs_mulYT(w, p, force);
+  acs_velocity(a, p, w, force);
+
+  // the warm start against zero forces, by the CCP's objective (zero for zero forces): a solution
+  // of any of the laws has f'(a + s) = 0 with a shift s'f >= 0 (De Saxce, the LCP's L1 term,
+  // none for the CCP), so its objective -1/2 f'(G + R) f - s'f is at most zero; a warm start above
+  // zero does net work against the motion. (The residual is a poor judge: it mixes forces,
+  // velocities and their product, and would trade a good warm start for a cold one)
+  int cold = !(acs_ccpObjective(p, force, a) <= 0);
+  if (cold) {
+    mju_zero(force, p->nefc);
+    mju_zero(w, p->nv);
+    mju_copy(a, p->b, p->nefc);
+  }
+  *resncp = acs_residual(p, force, a, acsMODEL_NCP);
+  *res = model == acsMODEL_NCP ? *resncp : acs_residual(p, force, a, model);
+  return cold;
+}
+
+
 //---------------------------------- block Gauss-Seidel --------------------------------------------
 
 // smallest pivot, relative to the largest diagonal, of a block's Cholesky factor: a hyperstatic

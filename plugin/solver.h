@@ -86,6 +86,19 @@ int acs_iterationEnd(acsStats* stats, int iter, mjtNum ncp, mjtNum res, const mj
 // project each block of f onto its feasible set for a contact law (acstModel)
 void acs_projectFeasible(mjtNum* f, const acsProblem* p, int model);
 
+// the CCP's objective 1/2 f'(G + R) f + b'f for forces f with velocity a = (G + R) f + b
+mjtNum acs_ccpObjective(const acsProblem* p, const mjtNum* f, const mjtNum* a);
+
+// The start of a dual solver (pgs, admm, raisim and their relaxations): the warm start in force
+// projected onto the law's feasible set, or zero forces if its CCP objective is above theirs (zero;
+// every law's solution has one at most zero). A warm start carried across
+// a change of contact set can hold internal forces that no longer balance (ccp-admm's residual
+// 7e8 on the 1000:1 stack after a change of its contact count), and a solve must never start
+// worse than a cold one. Output: force, w = M^-1 J' f (nv), a = G f + b (nefc), the NCP residual
+// and the law's of the start. Return 1 if the warm start was replaced by zero forces.
+int acs_startForces(mjtNum* force, mjtNum* w, mjtNum* a, mjtNum* resncp, mjtNum* res,
+                    const acsProblem* p, int model);
+
 
 //---------------------------------- block Gauss-Seidel --------------------------------------------
 

@@ -483,16 +483,6 @@ static void startIterates(admmWork* aw, const acsProblem* p, const mjtNum* f, in
 }
 
 
-// the CCP's objective 1/2 f'(G + R) f + b'f = 1/2 f'(a + b), with a = (G + R) f + b
-static mjtNum ccpObjective(const acsProblem* p, const mjtNum* f, const mjtNum* a) {
-  mjtNum obj = 0;
-  for (int r=0; r < p->nefc; r++) {
-    obj += f[r] * (a[r] + p->b[r]);
-  }
-  return obj / 2;
-}
-
-
 int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
                   const acsProblem* p, const acsSettings* s) {
   admmWork aw;
@@ -503,12 +493,9 @@ int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* w
   int ncp = (model == acsMODEL_NCP);
   mjtNum eta = s->admm_prox, omega = s->omega;
 
-  // warm start: residual of the projected forces; done if they already solve the problem
-  acs_projectFeasible(force, p, model);
-  acs_mulYT(aw.w, p, force);
-  acs_velocity(aw.a, p, aw.w, force);
-  mjtNum resncp = acs_residual(p, force, aw.a, acsMODEL_NCP);
-  mjtNum res = ncp ? resncp : acs_residual(p, force, aw.a, model);
+  // the warm start (or zero forces if better): done if it already solves the problem
+  mjtNum resncp, res;
+  acs_startForces(force, aw.w, aw.a, &resncp, &res, p, model);
   stats->residual = resncp;
   stats->niter = 0;
   stats->nhistory = 0;
@@ -520,7 +507,7 @@ int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* w
   // force's error); the NCP's with the first iterate (by residual, a warm start lacking the force
   // of a new contact would beat every iterate building that force up, and be returned again)
   mju_copy(aw.best, force, n);
-  mjtNum bestmerit = ncp ? INFINITY : ccpObjective(p, force, aw.a), bestncp = resncp;
+  mjtNum bestmerit = ncp ? INFINITY : acs_ccpObjective(p, force, aw.a), bestncp = resncp;
 
   buildIslands(&aw, p);
   startIterates(&aw, p, force, ncp);
@@ -578,7 +565,7 @@ int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* w
     resncp = acs_residual(p, aw.f, aw.a, acsMODEL_NCP);
     res = ncp ? resncp : acs_residual(p, aw.f, aw.a, model);
     status = acs_iterationEnd(stats, iter, resncp, res, aw.f, NULL, n, s);
-    mjtNum merit = ncp ? res : ccpObjective(p, aw.f, aw.a);
+    mjtNum merit = ncp ? res : acs_ccpObjective(p, aw.f, aw.a);
     if (merit < bestmerit || status == acsSTATUS_CONVERGED) {
       bestmerit = merit;
       bestncp = resncp;

@@ -490,6 +490,15 @@ int acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
   addJT(iw.u, p, iw.f);
   solveFactor(iw.u, &iw, p);
 
+  // the warm start only if its cost 1/2 u'M u + sum of potentials at v_free + J u is below that of
+  // the free motion u = 0 (a contact set that changed can carry impulses that no longer apply)
+  constraintVelocity(iw.vc, p, iw.u);
+  mulM(iw.Mu, p, iw.u);
+  mjtNum cost = 0.5 * mju_dot(iw.u, iw.Mu, nv) + potentials(iw.gamma, &iw, p, iw.vc, 0);
+  if (!(cost <= potentials(iw.gamma, &iw, p, p->vfree, 0))) {
+    mju_zero(iw.u, nv);
+  }
+
   stats->niter = stats->nhistory = stats->nfactor = stats->nevaluation = 0;
   int status = acsSTATUS_MAXITER;
   for (int iter=0; ; iter++) {

@@ -183,14 +183,10 @@ int acs_pgsSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
                  tangentStep(B->G + B->adr[k], p->block_mu + 5*k, dim, omega) : 0;
   }
 
-  // project the warm start onto the feasible set, then w = M^-1 J' f
-  acs_projectFeasible(force, p, model);
-  acs_mulYT(pw.w, p, force);
-
-  // residual of the warm start: done if it already solves the problem
-  acs_velocity(pw.a, p, pw.w, force);
-  mjtNum ncp = acs_residual(p, force, pw.a, acsMODEL_NCP);
-  mjtNum res = model == acsMODEL_NCP ? ncp : acs_residual(p, force, pw.a, model);
+  // the warm start (or zero forces if better), w = M^-1 J' f, a = G f + b and their residuals:
+  // done if it already solves the problem
+  mjtNum ncp, res;
+  acs_startForces(force, pw.w, pw.a, &ncp, &res, p, model);
   stats->residual = ncp;
   stats->niter = 0;
   stats->nhistory = 0;

@@ -222,10 +222,8 @@ int acs_raisimSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void*
   acsBlocks* B = &rw.blocks;
   acs_blocksCompute(B, p);
 
-  acs_projectFeasible(force, p, acsMODEL_NCP);
-  acs_mulYT(rw.w, p, force);
-  acs_velocity(rw.a, p, rw.w, force);
-  mjtNum res = acs_residual(p, force, rw.a, acsMODEL_NCP);
+  mjtNum res, ncp;
+  acs_startForces(force, rw.w, rw.a, &ncp, &res, p, acsMODEL_NCP);
   stats->residual = res;
   stats->niter = 0;
   stats->nhistory = 0;

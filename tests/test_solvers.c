@@ -384,6 +384,32 @@ static void testOtherRows(void) {
 }
 
 
+static void testWarmStartGuard(void) {
+  // a warm start that does net work against the motion (here: 1e6 N pushing the resting mass into
+  // the plane sideways, as a contact set that changed can leave) is replaced by zero forces: one
+  // iteration from it gives exactly what one iteration from zero gives. A good warm start (the
+  // solution) is kept: it converges at once
+  for (int i=0; i < N_ALL; i++) {
+    acstProblem t;
+    mjtNum F[2] = {3, 4}, v0[3] = {0, 0, 0};
+    pointMass(&t, 2, 0.5, F, v0);
+    mjtNum bad[3] = {1e6, 4e5, -3e5}, zero[3] = {0, 0, 0};
+    acsStats s1, s2;
+    acst_solve(bad, &s1, &t.p, kAll[i], kTol, 1);
+    acst_solve(zero, &s2, &t.p, kAll[i], kTol, 1);
+    if (memcmp(bad, zero, sizeof(bad))) {
+      fprintf(stderr, "%s: a bad warm start was trusted: (%g %g %g) vs (%g %g %g) from zero\n",
+              kAll[i], bad[0], bad[1], bad[2], zero[0], zero[1], zero[2]);
+      acst_failures++;
+    }
+    mjtNum f[3] = {0, 0, 0};
+    solveOk(f, NULL, &t.p, kAll[i]);
+    acsStats st;
+    ENSURE(acst_solve(f, &st, &t.p, kAll[i], kTol, 1) == acsSTATUS_CONVERGED && st.niter == 0);
+  }
+}
+
+
 static void testBadInput(void) {
   acstProblem t;
   mjtNum F[2] = {0, 0}, v0[3] = {0, 0, 0};
@@ -429,6 +455,7 @@ int main(int argc, char** argv) {
     TEST(testHyperstaticBox),
     TEST(testCoupledStack),
     TEST(testOtherRows),
+    TEST(testWarmStartGuard),
     TEST(testBadInput),
   };
   return acst_main(argc, argv, tests, sizeof(tests)/sizeof(tests[0]));
