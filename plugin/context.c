@@ -102,11 +102,20 @@ int acs_checkModelSupported(const mjModel* m, int solver, char* error, int error
     return -1;
   }
   if (m->opt.integrator == mjINT_RK4 && solver != acsSOL_NATIVE) {
-    return acs_rk4Supported(m, error, error_sz);
+    return acs_advanceSupported(m, "RK4", error, error_sz);
   }
   if (acs_mjDiscrete(m) && solver != acsSOL_NATIVE) {
-    acs_formatError(error, error_sz, "integrator discrete is not supported with the acs solvers "
-                    "yet; use Euler, implicit, implicitfast or RK4, or the native solver");
+    if (!acsMJ_DISCRETE_ACS) {
+      acs_formatError(error, error_sz, "integrator discrete runs with the acs solvers on MuJoCo "
+                      "4.0 (this is %s); use the native solver", mj_versionString());
+      return -1;
+    }
+    return acs_advanceSupported(m, "discrete", error, error_sz);
+  }
+  if (m->opt.integrator != mjINT_EULER && m->opt.integrator != mjINT_RK4 &&
+      m->opt.integrator != mjINT_IMPLICIT && m->opt.integrator != mjINT_IMPLICITFAST &&
+      !acs_mjDiscrete(m)) {
+    acs_formatError(error, error_sz, "integrator %d is not one acs knows", m->opt.integrator);
     return -1;
   }
   if (acs_mjIPC(m)) {
@@ -183,7 +192,7 @@ void acs_deleteContext(acsContext* ctx) {
     &ctx->J, &ctx->Y_colind, &ctx->Y, &ctx->dofvec, &ctx->dof_list, &ctx->dof_mark,
     &ctx->tree_mark, &ctx->tree_list, &ctx->work, &ctx->block_island, &ctx->island_nefc,
     &ctx->block_tree, &ctx->tree_parent, &ctx->vel, &ctx->vfree, &ctx->pos, &ctx->row_efc,
-    &ctx->vstab, &ctx->rk4,
+    &ctx->vstab, &ctx->rk4, &ctx->tree_rows, &ctx->Mhat, &ctx->qacc_mj,
     &ctx->block_stiffness, &ctx->block_dissipation,
   };
   for (size_t i=0; i < sizeof(bufs)/sizeof(bufs[0]); i++) {

@@ -79,13 +79,17 @@ struct acsContext_ {
   acsBuffer dof_mark;             // dof marks (nv) int
   acsBuffer tree_mark;            // tree marks (ntree) int
   acsBuffer tree_list;            // trees of a block (ntree) int
+  acsBuffer tree_rows;            // trees that MuJoCo's constraint rows touch (ntree) int
+  acsBuffer Mhat;                 // discrete integrator: the effective metric's backbone (nC)
+  acsBuffer qacc_mj;              // discrete integrator: MuJoCo's qacc (nv)
   int       stamp;                // current mark value
 
   // solver workspace and state carried between solves
   acsBuffer work;                 // bytes
   acsBuffer rk4;                  // RK4 stages (4 (nq + nv + na) + 4 (nv + na) + 2 nv + na)
   int       stage;                // 1 inside an RK4 stage: no metrics
-  int       test_ownrk4;          // tests: native runs acs's RK4 (instead of mj_RungeKutta)
+  int       test_ownrk4;          // tests: native runs acs's RK4 (instead of mj_RungeKutta) and
+                                  //   acs's discrete pipeline (instead of mj_step)
   acsSolverState solver_state;
 
   // warm start: cache of the previous step and the one being written, swapped every step

@@ -22,7 +22,8 @@
 // The final update is MuJoCo's mj_advance (internal) for what acs's scheme supports: activations
 // (every dynamics type but DC motors and PID controllers, which keep internal state; and not the
 // rotational setpoints MuJoCo re-wraps), plugin states, and qacc_warmstart. Models with actuator or
-// sensor history buffers, sleep or plastic state are refused for it (acs_rk4Supported).
+// sensor history buffers, sleep or plastic state are refused for it (acs_advanceSupported). The
+// discrete integrator's step is this final update with the step's qacc.
 
 #include "integrator.h"
 
@@ -71,32 +72,32 @@ static int activationSupported(const mjModel* m, int i) {
 }
 
 
-int acs_rk4Supported(const mjModel* m, char* error, int error_sz) {
+int acs_advanceSupported(const mjModel* m, const char* name, char* error, int error_sz) {
   if (m->nhistory > 0) {
-    acs_formatError(error, error_sz, "integrator RK4 with the acs solvers: actuator or sensor "
+    acs_formatError(error, error_sz, "integrator %s with the acs solvers: actuator or sensor "
                     "history buffers (delays) are not supported; use Euler, implicit or "
-                    "implicitfast, or the native solver");
+                    "implicitfast, or the native solver", name);
     return -1;
   }
   if (m->opt.enableflags & mjENBL_SLEEP) {
-    acs_formatError(error, error_sz, "integrator RK4 with the acs solvers: sleep is not supported "
+    acs_formatError(error, error_sz, "integrator %s with the acs solvers: sleep is not supported "
                     "(MuJoCo puts trees to sleep inside its own integrator); use Euler, implicit "
-                    "or implicitfast, or the native solver");
+                    "or implicitfast, or the native solver", name);
     return -1;
   }
 #if acsMJ_PLASTIC
   if (m->nplastic > 0) {
-    acs_formatError(error, error_sz, "integrator RK4 with the acs solvers: plastic state is not "
-                    "supported; use Euler, implicit or implicitfast, or the native solver");
+    acs_formatError(error, error_sz, "integrator %s with the acs solvers: plastic state is not "
+                    "supported; use Euler, implicit or implicitfast, or the native solver", name);
     return -1;
   }
 #endif
   for (int i=0; i < m->nu; i++) {
     if (!activationSupported(m, i)) {
-      acs_formatError(error, error_sz, "integrator RK4 with the acs solvers: actuator %d has "
-                      "activation dynamics acs's RK4 cannot advance as MuJoCo does (DC motor, PID "
-                      "or a rotational setpoint); use Euler, implicit or implicitfast, or the "
-                      "native solver", i);
+      acs_formatError(error, error_sz, "integrator %s with the acs solvers: actuator %d has "
+                      "activation dynamics acs cannot advance as MuJoCo does (DC motor, PID or a "
+                      "rotational setpoint); use Euler, implicit or implicitfast, or the native "
+                      "solver", name, i);
       return -1;
     }
   }
@@ -131,11 +132,8 @@ static mjtNum nextActivation(const mjModel* m, const mjData* d, int i, int act_a
 }
 
 
-// MuJoCo's mj_advance for the models acs_rk4Supported accepts: activations with act_dot,
-// qvel += h qacc, qpos integrated with qvel (given) or the new d->qvel, time, plugin states,
-// qacc_warmstart
-static void advance(const mjModel* m, mjData* d, const mjtNum* act_dot, const mjtNum* qacc,
-                    const mjtNum* qvel) {
+void acs_advance(const mjModel* m, mjData* d, const mjtNum* act_dot, const mjtNum* qacc,
+                 const mjtNum* qvel) {
   if (m->na && !mjDISABLED(mjDSBL_ACTUATION)) {
     for (int i=0; i < m->nu; i++) {
       int adr = m->actuator_actadr[i], end = adr + m->actuator_actnum[i];
@@ -234,7 +232,7 @@ int acs_rungeKutta(const mjModel* m, mjData* d, acsContext* ctx, acsfStage stage
   mju_copy(d->qpos, X[0], nq);
   mju_copy(d->qvel, X[0]+nq, nv);
   mju_copy(d->act, X[0]+nq+nv, na);
-  advance(m, d, dX+2*nv, dX+nv, dX);
+  acs_advance(m, d, dX+2*nv, dX+nv, dX);
 #if acsMJ_RK4_STEP_QACC
   mju_copy(d->qacc, dX+nv, nv);
 #endif

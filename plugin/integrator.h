@@ -1,6 +1,7 @@
 // Copyright 2026 The acs authors.
 //
-// Integrators acs runs itself because MuJoCo's would call its own constraint solver: RK4.
+// Integrators acs runs itself because MuJoCo's would call its own constraint solver: RK4, and the
+// final update of the discrete integrator.
 
 #ifndef ACS_PLUGIN_INTEGRATOR_H_
 #define ACS_PLUGIN_INTEGRATOR_H_
@@ -12,9 +13,16 @@
 // sensors and energy skipped); return 0, or -1 if the step must be refused
 typedef int (*acsfStage)(const mjModel* m, mjData* d, acsContext* ctx);
 
-// Can acs's RK4 advance model m as MuJoCo's does (no history buffers, sleep, plastic state, DC
-// motor or PID activations, rotational setpoints). Return 0, or -1 with a message.
-int acs_rk4Supported(const mjModel* m, char* error, int error_sz);
+// Can acs's final update (acs_advance) advance model m as MuJoCo's does (no history buffers,
+// sleep, plastic state, DC motor or PID activations, rotational setpoints); name: the integrator,
+// for the message. Return 0, or -1 with a message.
+int acs_advanceSupported(const mjModel* m, const char* name, char* error, int error_sz);
+
+// MuJoCo's mj_advance for the models acs_advanceSupported accepts: activations with act_dot,
+// qvel += h qacc, qpos integrated with qvel (if given) or the new d->qvel, time, plugin states,
+// qacc_warmstart
+void acs_advance(const mjModel* m, mjData* d, const mjtNum* act_dot, const mjtNum* qacc,
+                 const mjtNum* qvel);
 
 // One RK4 step (mj_RungeKutta(m, d, 4) with stage() at the three intermediate stages), after the
 // step's forward. Return 0, or -1 if a stage was refused (reason in ctx->error; the state is the

@@ -59,4 +59,73 @@ static inline int acs_mjIPC(const mjModel* m) {
 #endif
 }
 
+// acs runs the discrete integrator with its own solvers on MuJoCo 4.0 (the effective-metric fields
+// it reads are 4.0's); on 3.13 to 3.17 only native runs it
+#define acsMJ_DISCRETE_ACS (mjVERSION_HEADER >= 4000000)
+
+
+// The factor L'DL of the matrix the step solves with: M (qLD), or under the discrete integrator
+// the effective metric M^ = M + hD + h^2 K, whose backbone MuJoCo factors in qH (when the model
+// has terms in it; otherwise M^ = M)
+static inline void acs_mjStepFactor(const mjtNum** L, const mjtNum** Dinv, const mjModel* m,
+                                    const mjData* d) {
+#if acsMJ_DISCRETE_ACS
+  if (acs_mjDiscrete(m) && d->efm_active && d->efm_diag) {
+    *L = d->qH;
+    *Dinv = d->qHDiagInv;
+    return;
+  }
+#else
+  (void)m;
+#endif
+  *L = d->qLD;
+  *Dinv = d->qLDiagInv;
+}
+
+
+// discrete integrator: the backbone's additions to the diagonal of M (nv)
+static inline const mjtNum* acs_mjMetricDiagonal(const mjData* d) {
+#if acsMJ_DISCRETE_ACS
+  return d->efm_sdiag;
+#else
+  (void)d;
+  return NULL;
+#endif
+}
+
+
+// Under the discrete integrator, is MuJoCo's factored backbone (qH) the whole effective metric?
+// Its diagonal terms (joint damping and stiffness) are; a tendon's or an actuator's rank-1 term
+// only when it acts on one dof, and flex terms never. Return NULL if it is, else the reason
+static inline const char* acs_mjMetricInexact(const mjModel* m, const mjData* d) {
+#if acsMJ_DISCRETE_ACS
+  if (!acs_mjDiscrete(m) || !d->efm_active) {
+    return NULL;
+  }
+  if (d->efm_active == 2 || d->nefmK || d->nefmcon || d->nefmdof) {
+    return "flex terms in the effective metric";
+  }
+  if (d->efm_fluid) {
+    return "fluid drag in the effective metric";
+  }
+  for (int k=0; k < d->nefmT; k++) {
+    if (m->ten_J_rownnz[d->efm_tid[k]] > 1) {
+      return "a tendon spanning several dofs with stiffness or damping";
+    }
+  }
+  for (int k=0; k < d->nefmA; k++) {
+    int a = d->efm_aid[k];
+    for (int o=m->actuator_outadr[a]; o < m->actuator_outadr[a] + m->actuator_outnum[a]; o++) {
+      if (d->moment_rownnz[o] > 1) {
+        return "an actuator with a position or velocity gain acting on several dofs";
+      }
+    }
+  }
+#else
+  (void)m;
+  (void)d;
+#endif
+  return NULL;
+}
+
 #endif  // ACS_PLUGIN_MJCOMPAT_H_

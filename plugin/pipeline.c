@@ -265,12 +265,31 @@ static int forwardSkip(const mjModel* m, mjData* d, acsContext* ctx, int skipsta
     }
   }
 
-  // acceleration-dependent
-  if (mjcb_control && !mjDISABLED(mjDSBL_ACTUATION)) {
-    mjcb_control(m, d);
+  // acceleration-dependent. The discrete integrator builds and factors its effective metric, and
+  // regularizes MuJoCo's constraints in it, in stages internal to MuJoCo: MuJoCo's own
+  // acceleration stage runs (its solver included, whose qacc is kept for the trees no constraint
+  // touches), then acs's constraint stage replaces its solve
+  if (acs_mjDiscrete(m)) {
+    if (acs_bufferReserve(&ctx->mem, &ctx->qacc_mj, m->nv > 0 ? m->nv : 1, sizeof(mjtNum))) {
+      acs_formatError(ctx->error, acsNERROR, "out of memory for the discrete integrator");
+      return -1;
+    }
+    mj_forwardSkip(m, d, mjSTAGE_VEL, 1);
+    mju_copy(BUF(ctx, qacc_mj, mjtNum), d->qacc, m->nv);
+    const char* inexact = acs_mjMetricInexact(m, d);
+    if (inexact) {
+      acs_formatError(ctx->error, acsNERROR, "integrator discrete with the acs solvers: %s is not "
+                      "supported (acs solves with the metric's factored backbone); use another "
+                      "integrator or the native solver", inexact);
+      return -1;
+    }
+  } else {
+    if (mjcb_control && !mjDISABLED(mjDSBL_ACTUATION)) {
+      mjcb_control(m, d);
+    }
+    mj_fwdActuation(m, d);
+    mj_fwdAcceleration(m, d);
   }
-  mj_fwdActuation(m, d);
-  mj_fwdAcceleration(m, d);
   if (fwdConstraint(m, d, ctx)) {
     mju_zero(d->efc_force, d->nefc);
     return -1;
@@ -354,8 +373,12 @@ static int integrate(const mjModel* m, mjData* d, acsContext* ctx) {
       return 0;
     }
     return acs_rungeKutta(m, d, ctx, rk4Stage);
-  default:   // implicit, implicitfast
+  case mjINT_IMPLICIT:
+  case mjINT_IMPLICITFAST:
     mj_implicit(m, d);
+    return 0;
+  default:   // discrete (checkCall refuses integrators acs does not know): the step map's qacc
+    acs_advance(m, d, d->act_dot, d->qacc, NULL);
     return 0;
   }
 }
@@ -476,10 +499,10 @@ int acs_forward(const mjModel* m, mjData* d, acsContext* ctx) {
   if (checkCall(m, d, ctx)) {
     return acsSTATUS_ERROR;
   }
-  if (acs_mjDiscrete(m)) {
-    return nativeDiscrete(m, d, ctx, 0);   // acs solvers are refused in checkCall
+  if (acs_mjDiscrete(m) && ctx->settings.solver == acsSOL_NATIVE && !ctx->test_ownrk4) {
+    return nativeDiscrete(m, d, ctx, 0);
   }
-  int saved = inputBad(m, d, 0);
+  int saved = inputBad(m, d, 0) || acs_mjDiscrete(m);
   if (saved) {
     saveState(ctx, m, d);
   }
@@ -494,14 +517,15 @@ int acs_step(const mjModel* m, mjData* d, acsContext* ctx) {
   if (checkCall(m, d, ctx)) {
     return acsSTATUS_ERROR;
   }
-  if (acs_mjDiscrete(m)) {
-    return nativeDiscrete(m, d, ctx, 1);   // acs solvers are refused in checkCall
+  if (acs_mjDiscrete(m) && ctx->settings.solver == acsSOL_NATIVE && !ctx->test_ownrk4) {
+    return nativeDiscrete(m, d, ctx, 1);
   }
 
   // common to all integrators (mj_step); a non-finite state is reset by MuJoCo's checks (the
   // state is saved first, to be restored if the step is refused), and acs's RK4 can be refused at
-  // a stage, after the step's forward wrote its outputs: save then too
-  int saved = inputBad(m, d, 1) ||
+  // a stage, the discrete integrator after MuJoCo's acceleration stage, both after outputs were
+  // written: save then too
+  int saved = inputBad(m, d, 1) || acs_mjDiscrete(m) ||
               (m->opt.integrator == mjINT_RK4 && ctx->settings.solver != acsSOL_NATIVE);
   if (saved) {
     saveState(ctx, m, d);

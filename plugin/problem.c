@@ -49,9 +49,10 @@
 
 //---------------------------------- helpers -------------------------------------------------------
 
-// x <- M^-1 x on the dofs [adr, adr+num) of one kinematic tree (mj_solveLD restricted to a tree)
-static void solveTreeLD(mjtNum* x, const mjModel* m, const mjData* d, int adr, int num) {
-  const mjtNum* qLD = d->qLD;
+// x <- (L'DL)^-1 x on the dofs [adr, adr+num) of one kinematic tree (mj_solveLD restricted to a
+// tree), with the factor qLD, qLDiagInv of M or of the discrete step's matrix (mjcompat.h)
+static void solveTreeLD(mjtNum* x, const mjModel* m, const mjtNum* qLD, const mjtNum* qLDiagInv,
+                        int adr, int num) {
   const int* rownnz = m->M_rownnz;
   const int* rowadr = m->M_rowadr;
   const int* colind = m->M_colind;
@@ -71,7 +72,7 @@ static void solveTreeLD(mjtNum* x, const mjModel* m, const mjData* d, int adr, i
 
   // x <- D^-1 x
   for (int i=adr; i < end; i++) {
-    x[i] *= d->qLDiagInv[i];
+    x[i] *= qLDiagInv[i];
   }
 
   // x <- L^-1 x
@@ -204,6 +205,8 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y) {
   int nefc_mj = d->nefc, nv = m->nv, ntree = m->ntree;
   int pyramid = mj_isPyramidal(m), sparse = mj_isSparse(m);
   mjtNum h = m->opt.timestep;
+  const mjtNum *qLD, *qLDiagInv;
+  acs_mjStepFactor(&qLD, &qLDiagInv, m, d);
 
   // per-block and per-row arrays: at most one block and one acs row per MuJoCo row
   int nmax = nefc_mj > 0 ? nefc_mj : 1;
@@ -240,6 +243,7 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y) {
       acs_bufferReserve(&ctx->mem, &ctx->tree_mark, ntree > 0 ? ntree : 1, sizeof(int)) ||
       acs_bufferReserve(&ctx->mem, &ctx->tree_list, ntree > 0 ? ntree : 1, sizeof(int)) ||
       acs_bufferReserve(&ctx->mem, &ctx->tree_parent, ntree > 0 ? ntree : 1, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->tree_rows, ntree > 0 ? ntree : 1, sizeof(int)) ||
       acs_bufferReserve(&ctx->mem, &ctx->block_tree, nmax, sizeof(int)) ||
       acs_bufferReserve(&ctx->mem, &ctx->block_island, nmax, sizeof(int)) ||
       acs_bufferReserve(&ctx->mem, &ctx->island_nefc, nmax, sizeof(int))) {
@@ -273,6 +277,8 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y) {
   int* treemark = BUF(ctx, tree_mark, int);
   int* trees = BUF(ctx, tree_list, int);
   int* parent = BUF(ctx, tree_parent, int);
+  int* tree_rows = BUF(ctx, tree_rows, int);
+  memset(tree_rows, 0, (ntree > 0 ? ntree : 1) * sizeof(int));
   int* block_tree = BUF(ctx, block_tree, int);
   int* block_island = BUF(ctx, block_island, int);
   int* island_nefc = BUF(ctx, island_nefc, int);
@@ -338,6 +344,7 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y) {
           if (treemark[t] != stamp) {
             treemark[t] = stamp;
             trees[ntr++] = t;
+            tree_rows[t] = 1;
           }
         }
       }
@@ -493,7 +500,7 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y) {
     if (flg_Y) {
       for (int q=0; q < nkeep; q++) {
         for (int a=0; a < ntr; a++) {
-          solveTreeLD(X + (size_t)keep[q]*nv, m, d, m->tree_dofadr[trees[a]],
+          solveTreeLD(X + (size_t)keep[q]*nv, m, qLD, qLDiagInv, m->tree_dofadr[trees[a]],
                       m->tree_dofnum[trees[a]]);
         }
       }
@@ -605,6 +612,19 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y) {
   p->M_rowadr = m->M_rowadr;
   p->M_colind = m->M_colind;
   p->M = d->M;
+  if (qLD != d->qLD) {
+    // discrete integrator: the step's matrix, M with the backbone's diagonal additions (the
+    // pipeline refuses metrics with more than that)
+    if (acs_bufferReserve(&ctx->mem, &ctx->Mhat, m->nC > 0 ? m->nC : 1, sizeof(mjtNum))) {
+      return -1;
+    }
+    mjtNum* Mhat = BUF(ctx, Mhat, mjtNum);
+    mju_copy(Mhat, d->M, m->nC);
+    for (int i=0; i < nv; i++) {
+      Mhat[m->M_rowadr[i] + m->M_rownnz[i] - 1] += acs_mjMetricDiagonal(d)[i];
+    }
+    p->M = Mhat;
+  }
   ctx->nefc_mj = nefc_mj;
   return 0;
 }
@@ -708,6 +728,27 @@ void acs_writeForces(const acsContext* ctx, const mjModel* m, mjData* d, const m
     mj_mulJacVec(m, d, d->efc_b, d->qacc_smooth);
     mju_subFrom(d->efc_b, d->efc_aref, nefc);
   }
-  mj_solveM(m, d, d->qacc, d->qfrc_constraint, 1);
-  mju_addTo(d->qacc, d->qacc_smooth, nv);
+  const mjtNum *qLD, *qLDiagInv;
+  acs_mjStepFactor(&qLD, &qLDiagInv, m, d);
+  if (qLD == d->qLD) {
+    mj_solveM(m, d, d->qacc, d->qfrc_constraint, 1);
+    mju_addTo(d->qacc, d->qacc_smooth, nv);
+    return;
+  }
+
+  // discrete integrator: qacc = qacc_smooth + M^-1 qfrc_constraint with the step's matrix; a tree
+  // that no constraint row touches keeps MuJoCo's qacc (which corrects the gyroscopic term of
+  // standalone free bodies)
+  const int* tree_rows = BUF(ctx, tree_rows, int);
+  const mjtNum* qacc_mj = BUF(ctx, qacc_mj, mjtNum);
+  mju_copy(d->qacc, d->qfrc_constraint, nv);
+  for (int t=0; t < m->ntree; t++) {
+    int adr = m->tree_dofadr[t], num = m->tree_dofnum[t];
+    if (tree_rows[t]) {
+      solveTreeLD(d->qacc, m, qLD, qLDiagInv, adr, num);
+      mju_addTo(d->qacc + adr, d->qacc_smooth + adr, num);
+    } else {
+      mju_copy(d->qacc + adr, qacc_mj + adr, num);
+    }
+  }
 }

@@ -277,12 +277,23 @@ int acs_startForces(mjtNum* force, mjtNum* w, mjtNum* a, mjtNum* resncp, mjtNum*
   acs_mulYT(w, p, force);
   acs_velocity(a, p, w, force);
 
-  // the warm start against zero forces, by the CCP's objective (zero for zero forces): a solution
-  // of any of the laws has f'(a + s) = 0 with a shift s'f >= 0 (De Saxce, the LCP's L1 term,
-  // none for the CCP), so its objective -1/2 f'(G + R) f - s'f is at most zero; a warm start above
-  // zero does net work against the motion. (The residual is a poor judge: it mixes forces,
-  // velocities and their product, and would trade a good warm start for a cold one)
+  // the warm start against zero forces (a = b), by two measures: the CCP's objective, zero for
+  // zero forces (a solution of any of the laws has f'(a + s) = 0 with a shift s'f >= 0, De Saxce
+  // or the LCP's L1 term, so its objective -1/2 f'(G + R) f - s'f is at most zero: a warm start
+  // above zero does net work against the motion), and the law's residual. Either alone misjudges:
+  // the residual mixes forces, velocities and their product, and a good warm start can sit above
+  // zero objective (ADMM converged from such ones on the 1000:1 stack where a cold start did
+  // not). A warm start worse by both is dropped
   int cold = !(acs_ccpObjective(p, force, a) <= 0);
+  if (cold) {
+    static const mjtNum zero[6] = {0, 0, 0, 0, 0, 0};
+    mjtNum r0 = 0;
+    for (int k=0; k < p->nblock; k++) {
+      mjtNum rk = acs_blockResidual(p, k, zero, p->b + p->block_adr[k], model);
+      r0 = rk > r0 ? rk : r0;
+    }
+    cold = !(acs_residual(p, force, a, model) <= r0);
+  }
   if (cold) {
     mju_zero(force, p->nefc);
     mju_zero(w, p->nv);

@@ -495,7 +495,7 @@ int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* w
 
   // the warm start (or zero forces if better): done if it already solves the problem
   mjtNum resncp, res;
-  acs_startForces(force, aw.w, aw.a, &resncp, &res, p, model);
+  int cold = acs_startForces(force, aw.w, aw.a, &resncp, &res, p, model);
   stats->residual = resncp;
   stats->niter = 0;
   stats->nhistory = 0;
@@ -512,14 +512,16 @@ int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* w
   buildIslands(&aw, p);
   startIterates(&aw, p, force, ncp);
 
-  // penalty: the previous solve's, or the spectral rule; kept in [m, L]
+  // penalty: the previous solve's, or the spectral rule (also when the warm start was dropped:
+  // the penalty that went with it is no better, and a small one makes the x-update of a
+  // hyperstatic contact set nearly singular); kept in [m, L]
   mjtNum L = powerIteration(&aw, p, aw.rhs, aw.loc);
   mjtNum m = eta;
   mjtNum kappa = L > m ? L / m : 1 + 1e-12;
   mjtNum rho;
   if (s->admm_rho > 0) {
     rho = s->admm_rho;
-  } else if (isfinite(state->admm_rho)) {
+  } else if (isfinite(state->admm_rho) && !cold) {
     rho = mju_clip(state->admm_rho, m, mju_max(L, m));
   } else {
     rho = mju_sqrt(mju_max(L, m) * m) * pow(kappa, s->admm_power);

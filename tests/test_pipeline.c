@@ -69,8 +69,13 @@ static void testNativeMatchesMuJoCo(void) {
     compareNativeRK(m, 1000, "humanoid RK4, acs's scheme", 1);
   }
 #if acsMJ_DISCRETE
+  // discrete: native runs mj_step; acs's discrete pipeline (the acs solvers') with MuJoCo's solver
+  // reproduces it too
   m->opt.integrator = mjINT_DISCRETE;
   compareNative(m, 1000, "humanoid discrete");
+#endif
+#if acsMJ_DISCRETE_ACS
+  compareNativeRK(m, 1000, "humanoid discrete, acs's pipeline", 1);
 #endif
   // explicit Euler (no damping path): qacc itself is integrated
   m->opt.integrator = mjINT_EULER;
@@ -129,10 +134,14 @@ static void testRefused(void) {
   ENSURE(acs_step(m, d, ctx) != acsSTATUS_ERROR);   // sleep with Euler runs
   m->opt.enableflags &= ~mjENBL_SLEEP;
 #if acsMJ_DISCRETE
+  // discrete runs with the acs solvers (on 4.0), but not with sleep
   m->opt.integrator = mjINT_DISCRETE;
+  ENSURE(acs_step(m, d, ctx) == (acsMJ_DISCRETE_ACS ? acs_getStats(ctx)->status : acsSTATUS_ERROR));
+  m->opt.enableflags |= mjENBL_SLEEP;
   mju_copy(qpos, d->qpos, 7);
   ENSURE(acs_step(m, d, ctx) == acsSTATUS_ERROR && strstr(acs_lastError(ctx), "discrete"));
   ENSURE(memcmp(qpos, d->qpos, sizeof(qpos)) == 0);
+  m->opt.enableflags &= ~mjENBL_SLEEP;
   m->opt.integrator = mjINT_EULER;
 #endif
 
