@@ -2,9 +2,10 @@
 # acs as C users take it: installed with cmake --install, then used through find_package(acs CONFIG)
 # and through pkg-config; and built from source with add_subdirectory. Each consumer program
 # steps a box on an incline with acs and checks it holds (tests/consumer/consumer.c).
-#   check_consumer.sh BUILD_DIR SOURCE_DIR MUJOCO_DIR
+#   check_consumer.sh BUILD_DIR SOURCE_DIR MUJOCO_DIR [C_FLAGS]
+# C_FLAGS: what the consumers are compiled and linked with (a sanitizer build's -fsanitize=...)
 set -euo pipefail
-build="$(cd "$1" && pwd)"; src="$(cd "$2" && pwd)"; mujoco="$3"
+build="$(cd "$1" && pwd)"; src="$(cd "$2" && pwd)"; mujoco="$3"; cflags="${4:-}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 model="$src/test_models/incline_stick.xml"
@@ -21,19 +22,20 @@ echo "SONAME $soname"
 case "$soname" in libacs.so.[0-9]*) ;; *) echo "libacs.so has no versioned SONAME"; exit 1;; esac
 
 echo "== find_package(acs CONFIG)"
-cmake -S "$src/tests/consumer" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$work/prefix" > /dev/null
+cmake -S "$src/tests/consumer" -B "$work/cmake" -DCMAKE_PREFIX_PATH="$work/prefix" \
+  -DCMAKE_C_FLAGS="$cflags" > /dev/null
 cmake --build "$work/cmake" > /dev/null
 "$work/cmake/consumer" "$model"
 
 echo "== pkg-config"
 PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" pkg-config --modversion acs
-cc -std=c11 "$src/tests/consumer/consumer.c" -o "$work/pc-consumer" \
+cc -std=c11 $cflags "$src/tests/consumer/consumer.c" -o "$work/pc-consumer" \
   $(PKG_CONFIG_PATH="$work/prefix/lib/pkgconfig" pkg-config --cflags --libs acs) -lm
 "$work/pc-consumer" "$model"
 
 echo "== add_subdirectory"
 cmake -S "$src/tests/consumer/subdirectory" -B "$work/sub" -DACS_SOURCE="$src" \
-  -DMUJOCO_DIR="$mujoco" > /dev/null
+  -DMUJOCO_DIR="$mujoco" -DCMAKE_C_FLAGS="$cflags" > /dev/null
 cmake --build "$work/sub" -j 2 > /dev/null
 "$work/sub/consumer" "$model"
 echo "consumers: ok"
