@@ -46,7 +46,7 @@ ACS_API void acs_describeOptions(char* buf, int buf_sz);
 
 // Make a context for model m (and its copies). settings: NULL for defaults overridden by the
 // model's configuration. Return NULL and write a message to error if the settings or the model are
-// not supported (RK4 integrator, sleep enabled).
+// not supported (the message names what: for example RK4 with sleep, with the acs solvers).
 // Nullable: settings, error
 ACS_API acsContext* acs_makeContext(const mjModel* m, const acsSettings* settings,
                                     char* error, int error_sz);
