@@ -7,7 +7,7 @@
 // one) in one process.
 //
 //   acs-bench MODEL.xml [--solvers mujoco,native,pgs] [--steps N] [--warmup K]
-//             [--set key=value]... [--json FILE] [--csv FILE] [--quiet]
+//             [--integrator NAME] [--set key=value]... [--json FILE] [--csv FILE] [--quiet]
 //
 // Times are wall-clock microseconds per step; the metrics evaluation is excluded from step_us.
 
@@ -55,6 +55,7 @@ typedef struct {
   int nset;
   const char* json;
   const char* csv;
+  int integrator;                 // -1: the model's
 } benchArgs;
 
 
@@ -548,10 +549,13 @@ static void usage(void) {
   char options[4096];
   acs_describeOptions(options, sizeof(options));
   printf("usage: acs-bench MODEL.xml [--solvers LIST] [--steps N] [--warmup K]\n"
-         "                 [--set key=value]... [--json FILE] [--csv FILE] [--quiet]\n"
+         "                 [--integrator NAME] [--set key=value]... [--json FILE] [--csv FILE]\n"
+         "                 [--quiet]\n"
          "  --solvers  comma-separated: mujoco (plain mj_step), native (acs pipeline with\n"
          "             MuJoCo's solver) and acs solvers; default mujoco,native,pgs\n"
          "  --steps    recorded steps (default 1000); --warmup: steps run first, not recorded\n"
+         "  --integrator  euler, rk4, implicit, implicitfast or discrete for every run (default:\n"
+         "             the model's)\n"
          "  --set      an option for the acs runs, as in the model's <custom> acs_* fields;\n"
          "             wins over the model. Options:\n%s", options);
 }
@@ -569,7 +573,7 @@ static int parseInt(const char* text, int* value) {
 
 
 int main(int argc, char** argv) {
-  benchArgs args = {NULL, "mujoco,native,pgs", 1000, 0, 0, {0}, 0, NULL, NULL};
+  benchArgs args = {NULL, "mujoco,native,pgs", 1000, 0, 0, {0}, 0, NULL, NULL, -1};
   for (int i=1; i < argc; i++) {
     const char* a = argv[i];
     const char* v = i+1 < argc ? argv[i+1] : NULL;
@@ -591,6 +595,20 @@ int main(int argc, char** argv) {
     } else if (!strcmp(a, "--warmup")) {
       if (parseInt(argv[++i], &args.warmup)) {
         fprintf(stderr, "acs-bench: --warmup must be a non-negative integer, got '%s'\n", v);
+        return 2;
+      }
+    } else if (!strcmp(a, "--integrator")) {
+      static const char* names[] = {"euler", "rk4", "implicit", "implicitfast", "discrete"};
+      args.integrator = -1;
+      for (int k=0; k < 5; k++) {
+        if (!strcmp(v, names[k])) {
+          args.integrator = k;   // mjtIntegrator order
+        }
+      }
+      i++;
+      if (args.integrator < 0 || (args.integrator == 4 && mjVERSION_HEADER < 3013000)) {
+        fprintf(stderr, "acs-bench: --integrator takes euler, rk4, implicit, implicitfast or "
+                "discrete (MuJoCo >= 3.13), got '%s'\n", v);
         return 2;
       }
     } else if (!strcmp(a, "--set")) {
@@ -640,6 +658,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   mjcb_time = timerMicro;
+  if (args.integrator >= 0) {
+    m->opt.integrator = args.integrator;
+  }
 
   // runs, in the order given
   runResult runs[MAXSOLVER];
