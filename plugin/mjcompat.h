@@ -23,6 +23,10 @@
 // plastic state (mjModel.nplastic, 4.0)
 #define acsMJ_PLASTIC (mjVERSION_HEADER >= 4000000)
 
+// MuJoCo's RK4 combines the stage angular velocities of ball and free joints with a
+// Runge-Kutta-Munthe-Kaas correction (4.0), internal to MuJoCo: acs's RK4 does not
+#define acsMJ_RK4_RKMK (mjVERSION_HEADER >= 4000000)
+
 // after an RK4 step qacc holds the step's acceleration, the weighted stages (4.0); 3.12 leaves the
 // last stage's
 #define acsMJ_RK4_STEP_QACC (mjVERSION_HEADER >= 4000000)

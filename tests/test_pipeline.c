@@ -65,7 +65,7 @@ static void testNativeMatchesMuJoCo(void) {
   // a Runge-Kutta-Munthe-Kaas correction of their orientations, internal to MuJoCo)
   m->opt.integrator = mjINT_RK4;
   compareNative(m, 1000, "humanoid RK4");
-  if (mjVERSION_HEADER < 4000000) {
+  if (!acsMJ_RK4_RKMK) {
     compareNativeRK(m, 1000, "humanoid RK4, acs's scheme", 1);
   }
 #if acsMJ_DISCRETE
