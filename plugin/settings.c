@@ -17,11 +17,11 @@
 #include <acs/acs.h>
 #include "util_errmem.h"
 
-typedef enum {
-  kTypeSolver = 0,                // solver name (text)
-  kTypeInt,                       // integer in [lo, hi]
-  kTypeNum,                       // finite number in the range
-  kTypeBool                       // 0 or 1
+typedef enum {                    // the public acstOption values
+  kTypeSolver = acsOPTION_SOLVER, // solver name (text)
+  kTypeInt    = acsOPTION_INT,    // integer in [lo, hi]
+  kTypeNum    = acsOPTION_NUM,    // finite number in the range
+  kTypeBool   = acsOPTION_BOOL    // 0 or 1
 } optionType;
 
 typedef struct {
@@ -150,6 +150,11 @@ const char* acs_optionName(int i) {
 }
 
 
+int acs_optionType(int i) {
+  return (i >= 0 && i < kNOPTION) ? (int)kOptions[i].type : -1;
+}
+
+
 // option with the given name, with or without the acs_ prefix; NULL if unknown
 static const optionInfo* findOption(const char* key) {
   if (!strncmp(key, "acs_", 4)) {
@@ -196,6 +201,18 @@ static void optionList(char* buf, int sz) {
 }
 
 
+// option with the given name; NULL with a message listing the options if unknown
+static const optionInfo* knownOption(const char* key, char* error, int error_sz) {
+  const optionInfo* o = findOption(key);
+  if (!o) {
+    char list[512];
+    optionList(list, sizeof(list));
+    acs_formatError(error, error_sz, "unknown option '%s'; known options: %s", key, list);
+  }
+  return o;
+}
+
+
 static int inRange(const optionInfo* o, double v) {
   if (!isfinite(v) && !(isinf(v) && isinf(o->hi) && !o->hi_open)) {
     return 0;
@@ -232,10 +249,8 @@ int acs_setOption(acsSettings* s, const char* key, const char* value, char* erro
     acs_formatError(error, error_sz, "settings, option name and value must not be NULL");
     return -1;
   }
-  const optionInfo* o = findOption(key);
+  const optionInfo* o = knownOption(key, error, error_sz);
   if (!o) {
-    optionList(list, sizeof(list));
-    acs_formatError(error, error_sz, "unknown option '%s'; known options: %s", key, list);
     return -1;
   }
   char* field = (char*)s + o->offset;
@@ -285,6 +300,41 @@ int acs_setOption(acsSettings* s, const char* key, const char* value, char* erro
       return -1;
     }
     *(mjtNum*)field = v;
+    return 0;
+  }
+  return -1;
+}
+
+
+int acs_getOption(char* value, int value_sz, const acsSettings* s, const char* key,
+                  char* error, int error_sz) {
+  if (!value || value_sz < 1 || !s || !key) {
+    acs_formatError(error, error_sz, "value buffer, settings and option name must not be NULL");
+    return -1;
+  }
+  value[0] = 0;
+  if (s->cookie != acsCOOKIE) {
+    acs_formatError(error, error_sz,
+                    "settings not initialized: call acs_defaultSettings before reading fields");
+    return -1;
+  }
+  const optionInfo* o = knownOption(key, error, error_sz);
+  if (!o) {
+    return -1;
+  }
+  const char* field = (const char*)s + o->offset;
+  switch (o->type) {
+  case kTypeSolver: {
+    const char* name = acs_solverName(*(const int*)field);
+    snprintf(value, value_sz, "%s", name ? name : "");
+    return name ? 0 : -1;
+  }
+  case kTypeInt:
+  case kTypeBool:
+    snprintf(value, value_sz, "%d", *(const int*)field);
+    return 0;
+  case kTypeNum:
+    snprintf(value, value_sz, "%.17g", *(const mjtNum*)field);
     return 0;
   }
   return -1;

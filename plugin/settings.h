@@ -7,12 +7,6 @@
 
 #define acsPLUGIN_NAME "acs.solver"   // engine plugin carrying the configuration
 
-// number of options
-int acs_optionCount(void);
-
-// name of option i without the acs_ prefix (the plugin config key), or NULL
-const char* acs_optionName(int i);
-
 #include <mujoco/mujoco.h>
 
 // per-geom materials of the compliant models from <custom> numeric acs_stiffness@GEOM and

@@ -56,6 +56,11 @@ const char* acs_solverName(int solver) {
 }
 
 
+const char* acs_solverDescription(int solver) {
+  return (solver >= 0 && solver < acsNSOLVER) ? acsSOLVERS[solver].description : NULL;
+}
+
+
 int acs_solverId(const char* name) {
   if (!name) {
     return -1;

@@ -19,7 +19,7 @@ BUILD_TYPE="${ACS_BUILD_TYPE:-Release}"
 
 # Debian packages: compiler, CMake, Python venv, GLFW/OpenGL (viewer), Xvfb (viewer tests),
 # Valgrind and gdb (memory checks, debugging)
-DEB_PACKAGES="build-essential cmake pkg-config python3 python3-venv python3-pip
+DEB_PACKAGES="build-essential cmake pkg-config python3 python3-venv python3-pip python3-dev
   libglfw3-dev libgl-dev xvfb xauth valgrind gdb"
 missing=""
 for p in $DEB_PACKAGES; do
@@ -45,6 +45,17 @@ if [ ! -x "$VENV/bin/python" ]; then
   echo "acs setup: creating $VENV with mujoco==$MUJOCO_VERSION from PyPI"
   python3 -m venv "$VENV"
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check "mujoco==$MUJOCO_VERSION"
+fi
+# the Python package's pinned dependencies and test tools (both venvs): numpy, Gymnasium (and
+# imageio, which its MuJoCo environments import), pytest, and scikit-build-core to build acs
+PY_PACKAGES="numpy==2.4.6 gymnasium==1.4.0 imageio==2.38.1 pytest==9.2.0 scikit-build-core==1.1.2"
+if ! "$VENV/bin/python" - $PY_PACKAGES <<'PY' 2>/dev/null
+import importlib.metadata as md, sys
+sys.exit(any(md.version(p.split("==")[0]) != p.split("==")[1] for p in sys.argv[1:]))
+PY
+then
+  echo "acs setup: installing $PY_PACKAGES into $VENV"
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check $PY_PACKAGES
 fi
 MUJOCO_DIR="${MUJOCO_DIR:-$("$VENV/bin/python" -c \
   'import importlib.util, os; print(os.path.dirname(importlib.util.find_spec("mujoco").origin))')}"
@@ -79,3 +90,11 @@ export ACS_ROBOTS
 cmake -S "$ACS_ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE="$BUILD_TYPE" -DMUJOCO_DIR="$MUJOCO_DIR" \
   -DACS_ROBOTS_DIR="$ACS_ROBOTS" ${ACS_CMAKE_ARGS:-} >/dev/null
 cmake --build "$BUILD_DIR" -j "$(nproc)"
+
+# the Python package `acs`, built by pip (scikit-build-core) from this checkout into the venv of
+# the default build of each MuJoCo (not the sanitizer builds); its CMake build folder is kept in
+# $BUILD_DIR/python, so that a re-run rebuilds only what changed
+if [ "$BUILD_DIR" = "$DEFAULT_BUILD" ]; then
+  "$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-build-isolation --no-deps \
+    --config-settings=build-dir="$BUILD_DIR/python" "$ACS_ROOT"
+fi

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Set up everything (idempotent) and run every test: against MuJoCo 4.0 (the default) the suite on
-# the release build, the memory checks under Valgrind, and the suite built with AddressSanitizer
-# and UndefinedBehaviorSanitizer; then the same suite and sanitizer build against MuJoCo 3.12.
+# the release build, the Python package's tests (pytest, on the package the set-up installed in
+# .venv), the memory checks under Valgrind, and the suite built with AddressSanitizer and
+# UndefinedBehaviorSanitizer; then the same suite, Python tests and sanitizer build against
+# MuJoCo 3.12.
 # Every phase runs; the exit status is non-zero if any failed.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -31,11 +33,15 @@ suite() {
 
 SAN="-DACS_SANITIZE=ON -DACS_BUILD_VIEWER=OFF"
 phase "MuJoCo 4.0: tests" suite 4.0 "$ROOT/build" Release "" -LE valgrind
+phase "MuJoCo 4.0: Python tests (pytest)" "$ROOT/.venv/bin/python" -m pytest -q -p no:cacheprovider \
+  "$ROOT/python/tests"
 phase "MuJoCo 4.0: memory checks under Valgrind" \
   ctest --test-dir "$ROOT/build" --output-on-failure -j "$JOBS" -L valgrind
 phase "MuJoCo 4.0: tests under AddressSanitizer and UBSan" \
   suite 4.0 "$ROOT/build-sanitize" RelWithDebInfo "$SAN" -LE "valgrind|long"
 phase "MuJoCo 3.12: tests" suite 3.12 "$ROOT/build-3.12" Release "" -LE valgrind
+phase "MuJoCo 3.12: Python tests (pytest)" "$ROOT/.venv-3.12/bin/python" -m pytest -q \
+  -p no:cacheprovider "$ROOT/python/tests"
 phase "MuJoCo 3.12: tests under AddressSanitizer and UBSan" \
   suite 3.12 "$ROOT/build-3.12-sanitize" RelWithDebInfo "$SAN" -LE "valgrind|long"
 
@@ -43,4 +49,4 @@ if [ -n "$failed" ]; then
   echo "== FAILED:$failed"
   exit 1
 fi
-echo "== every test passed (MuJoCo 4.0 and 3.12, release, Valgrind, ASan/UBSan)"
+echo "== every test passed (MuJoCo 4.0 and 3.12, release, Python, Valgrind, ASan/UBSan)"

@@ -171,6 +171,36 @@ static void testBadModelConfig(void) {
 }
 
 
+// acs_getOption writes what acs_setOption reads: every option of non-default settings round-trips
+// exactly through its text (numbers with 17 significant digits)
+static void testGetOption(void) {
+  acsSettings s, t;
+  char error[acsNERROR] = "", value[64];
+  acs_defaultSettings(&s);
+  ENSURE(acs_setOption(&s, "solver", "ccp-admm", error, sizeof(error)) == 0);
+  ENSURE(acs_setOption(&s, "tolerance", "1.2345678901234567e-7", error, sizeof(error)) == 0);
+  ENSURE(acs_setOption(&s, "maxiter", "77", error, sizeof(error)) == 0);
+  ENSURE(acs_setOption(&s, "warmstart", "false", error, sizeof(error)) == 0);
+  ENSURE(acs_setOption(&s, "max_correction", "inf", error, sizeof(error)) == 0);
+  acs_defaultSettings(&t);
+  for (int i=0; i < acs_optionCount(); i++) {
+    const char* name = acs_optionName(i);
+    ENSURE(acs_optionType(i) >= 0 && acs_optionType(i) < acsNOPTIONTYPE);
+    ENSURE(acs_getOption(value, sizeof(value), &s, name, error, sizeof(error)) == 0);
+    ENSURE(acs_setOption(&t, name, value, error, sizeof(error)) == 0);
+  }
+  ENSURE(memcmp(&s, &t, sizeof(acsSettings)) == 0);
+  ENSURE(acs_getOption(value, sizeof(value), &s, "acs_solver", error, sizeof(error)) == 0);
+  ENSURE(!strcmp(value, "ccp-admm"));
+  ENSURE(acs_getOption(value, sizeof(value), &s, "maxiter", error, sizeof(error)) == 0);
+  ENSURE(!strcmp(value, "77"));
+  ENSURE(acs_optionType(-1) == -1 && acs_optionType(acs_optionCount()) == -1);
+  ENSURE(acs_getOption(value, sizeof(value), &s, "tol", error, sizeof(error)) == -1);
+  ENSURE(strstr(error, "unknown option 'tol'"));
+  ENSURE(strstr(acs_solverDescription(acsSOL_ADMM), "ADMM") && !acs_solverDescription(acsNSOLVER));
+}
+
+
 static void testSetOption(void) {
   acsSettings s;
   char error[acsNERROR] = "";
@@ -218,6 +248,7 @@ int main(int argc, char** argv) {
     TEST(testModelConfig),
     TEST(testBadModelConfig),
     TEST(testSetOption),
+    TEST(testGetOption),
   };
   return acst_main(argc, argv, tests, sizeof(tests)/sizeof(tests[0]));
 }

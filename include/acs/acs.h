@@ -13,6 +13,9 @@
 #include <stddef.h>
 
 #include <mujoco/mujoco.h>
+#if mjVERSION_HEADER >= 3017000
+#include <mujoco/mjbatch.h>
+#endif
 #include <acs/acs_export.h>
 #include <acs/acs_types.h>
 #include <acs/acs_version.h>
@@ -40,6 +43,21 @@ ACS_API int acs_validateSettings(const acsSettings* settings, char* error, int e
 
 // Write a one-line description of every option (name, unit, default, range) to buf.
 ACS_API void acs_describeOptions(char* buf, int buf_sz);
+
+// Number of options.
+ACS_API int acs_optionCount(void);
+
+// Name of option i without the acs_ prefix ("tolerance"), or NULL if out of range.
+ACS_API const char* acs_optionName(int i);
+
+// Type of option i (acstOption), or -1 if out of range.
+ACS_API int acs_optionType(int i);
+
+// Write the value of one option, named as for acs_setOption, as text to value: a solver name,
+// an integer ("%d", booleans 0 or 1) or a number ("%.17g", exact when read back). Return 0 on
+// success; otherwise -1 with a message naming the option.
+ACS_API int acs_getOption(char* value, int value_sz, const acsSettings* settings, const char* key,
+                          char* error, int error_sz);
 
 
 //---------------------------------- context -------------------------------------------------------
@@ -91,6 +109,25 @@ ACS_API int acs_forward(const mjModel* m, mjData* d, acsContext* ctx);
 // Compute the metrics of the constraint forces currently in d (for example after a plain mj_step
 // or mj_forward), with the same code as for every acs solver. The energy is that of the state in d.
 ACS_API int acs_evaluate(const mjModel* m, mjData* d, acsContext* ctx);
+
+
+//---------------------------------- batches (MuJoCo >= 3.17) -------------------------------------
+
+#if mjVERSION_HEADER >= 3017000
+// Step simulations of a MuJoCo batch (mjbatch.h) nstep times with acs, on the batch's thread pool
+// (mjb_apply), saving their state rows as mjb_step does. ctx: one context per simulation (nsim;
+// a simulation keeps its warm start in its context, so results do not depend on the threads).
+// ids: the simulations (sorted, unique), NULL for all (nid ignored). control: NULL, or
+// (n x nstep x mj_stateSize(m, control_spec)) values set with mj_setState before each step, n the
+// number of simulations of the call; control_spec: mjtState bits within mjSTATE_USER. status
+// (nsim, Nullable): each stepped simulation's last acstStatus; a simulation stops at a refused
+// step (acsSTATUS_ERROR). Return the number of simulations stopped by a refused step or a MuJoCo
+// error, or -1 if the arguments are invalid (message in error).
+// Nullable: status, ids, control, error
+ACS_API int acs_batchStep(int* status, mjBatch* b, acsContext* const* ctx, const int* ids,
+                          int nid, int nstep, const mjtNum* control, int control_spec,
+                          char* error, int error_sz);
+#endif
 
 
 //---------------------------------- stand-alone problems ------------------------------------------
@@ -154,6 +191,9 @@ ACS_API int acs_checkMuJoCoVersion(char* error, int error_sz);
 // Name of a solver ("native", "pgs", "admm", "raisim", "lcp-pgs", "ccp-pgs", "ccp-admm",
 // "lagged", "similar"), or NULL.
 ACS_API const char* acs_solverName(int solver);
+
+// One-line description of a solver (contact law and method), or NULL.
+ACS_API const char* acs_solverDescription(int solver);
 
 // Solver with the given name, or -1 if unknown.
 ACS_API int acs_solverId(const char* name);

@@ -54,6 +54,15 @@ typedef enum acstStatus_ {        // outcome of a solve or a step
   acsNSTATUS                      // number of status values
 } acstStatus;
 
+typedef enum acstOption_ {        // type of an option (acs_optionType)
+  acsOPTION_SOLVER = 0,           // solver name (text)
+  acsOPTION_INT,                  // integer
+  acsOPTION_NUM,                  // number
+  acsOPTION_BOOL,                 // 0 or 1
+
+  acsNOPTIONTYPE                  // number of option types
+} acstOption;
+
 typedef enum acstBlock_ {         // kind of a block of constraint rows
   acsBLOCK_EQUALITY = 0,          // bilateral: the rows of one equality constraint, force free
   acsBLOCK_FRICTION,              // friction loss (dof or tendon): |f| <= frictionloss, 1 row

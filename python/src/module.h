@@ -1,0 +1,40 @@
+// Copyright 2026 The acs authors.
+//
+// Pieces shared by the files of the _acs extension.
+
+#ifndef ACS_PYTHON_MODULE_H_
+#define ACS_PYTHON_MODULE_H_
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <mujoco/mujoco.h>
+#include <acs/acs.h>
+
+// acs.Error
+extern PyObject* acsPy_Error;
+
+// the mjModel* or mjData* of a mujoco.MjModel or mujoco.MjData (its _address); NULL with a
+// TypeError naming what ("model" or "data") otherwise
+void* acsPy_address(PyObject* obj, const char* what);
+
+// 1 if mjData made for model b can be used with model a (the same sizes), 0 otherwise
+int acsPy_sameLayout(const mjModel* a, const mjModel* b);
+
+// settings: defaults, then model m's configuration, then the keyword options (a dict, Nullable;
+// a None value keeps what is there). Return 0, or -1 with TypeError (unknown option, named after
+// caller) or ValueError (bad value, with the C library's message)
+int acsPy_settings(acsSettings* settings, const mjModel* m, PyObject* options, const char* caller);
+int acsPy_setOptions(acsSettings* settings, PyObject* options, const char* caller);
+
+// the Context type (context.c), the Batch mirror type (rollout.c); 0 on success
+int acsPy_addContext(PyObject* module);
+int acsPy_addBatch(PyObject* module);
+
+// the module init (module.c)
+PyMODINIT_FUNC PyInit__acs(void);
+
+// _acs.rollout (rollout.c)
+PyObject* acsPy_rollout(PyObject* self, PyObject* args);
+
+#endif  // ACS_PYTHON_MODULE_H_
