@@ -173,7 +173,14 @@ static int runWorkers(rolloutJob* job, int nworker, const mjModel* m, int persis
   nfailed = mjb_apply(pool, NULL, 0, poolTask, job, 0);
   Py_END_ALLOW_THREADS
   if (nfailed) {
-    snprintf(error, error_sz, "MuJoCo raised an error in a rollout: %s", mjb_error(pool, 0));
+    snprintf(error, error_sz, "MuJoCo raised an error in %d rollout worker(s)", nfailed);
+  }
+  for (int w=0; nfailed && w < nworker; w++) {
+    const char* message = mjb_error(pool, w);
+    if (message && message[0]) {
+      snprintf(error, error_sz, "MuJoCo raised an error in a rollout: %s", message);
+      break;
+    }
   }
   if (pool != gPool) {
     mjb_deleteBatch(pool);
@@ -368,7 +375,7 @@ PyObject* acsPy_rollout(PyObject* self, PyObject* args) {
   atomic_init(&job->next, 0);
   atomic_init(&job->failed, 0);
 
-  char error[acsNERROR];
+  char error[acsNERROR] = "";
   if (nworker == 1) {
     Py_BEGIN_ALLOW_THREADS
     rolloutWorker(job, 0);
