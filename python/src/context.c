@@ -146,7 +146,29 @@ static mjData* resolveData(ContextObject* self, PyObject* data) {
 }
 
 
-// run nstep calls of fn (acs_step, acs_forward, acs_evaluate) without the GIL
+// what runLoop runs
+typedef struct {
+  const mjModel* m;
+  mjData*        d;
+  acsContext*    ctx;
+  int          (*fn)(const mjModel*, mjData*, acsContext*);
+  long           nstep;
+  int            status;         // of the last call
+} callArgs;
+
+static void runLoop(void* arg) {
+  callArgs* call = (callArgs*)arg;
+  for (long k=0; k < call->nstep; k++) {
+    call->status = call->fn(call->m, call->d, call->ctx);
+    if (call->status == acsSTATUS_ERROR) {
+      return;
+    }
+  }
+}
+
+
+// run nstep calls of fn (acs_step, acs_forward, acs_evaluate) without the GIL, MuJoCo's errors
+// caught
 static PyObject* runCalls(ContextObject* self, PyObject* data, long nstep,
                           int (*fn)(const mjModel*, mjData*, acsContext*)) {
   acsContext* ctx = ready(self);
@@ -154,18 +176,21 @@ static PyObject* runCalls(ContextObject* self, PyObject* data, long nstep,
   if (!d) {
     return NULL;
   }
-  const mjModel* m = self->m;
-  int status = acsSTATUS_EMPTY;
+  callArgs call = {.m = self->m, .d = d, .ctx = ctx, .fn = fn, .nstep = nstep,
+                   .status = acsSTATUS_EMPTY};
+  char error[acsNERROR];
+  int fatal;
   self->busy = 1;
   Py_BEGIN_ALLOW_THREADS
-  for (long k=0; k < nstep; k++) {
-    status = fn(m, d, ctx);
-    if (status == acsSTATUS_ERROR) {
-      break;
-    }
-  }
+  fatal = acsPy_guard(runLoop, &call, error, sizeof(error));
   Py_END_ALLOW_THREADS
   self->busy = 0;
+  int status = call.status;
+  if (fatal) {
+    acs_resetContext(ctx);   // the step stopped midway: forget what it left
+    PyErr_Format(acsPy_FatalError, "%s (inside acs; reset the MjData, as after mj_step)", error);
+    return NULL;
+  }
   if (status == acsSTATUS_ERROR) {
     PyErr_SetString(acsPy_Error, acs_lastError(ctx));
     return NULL;

@@ -8,6 +8,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <setjmp.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -17,6 +18,49 @@
 #include "module.h"
 
 PyObject* acsPy_Error = NULL;
+PyObject* acsPy_FatalError = NULL;
+
+
+//---------------------------------- MuJoCo errors -------------------------------------------------
+
+// MuJoCo's thread-local log handler: exported by libmujoco 3.12 and 4.0 but not in its public
+// headers (MuJoCo's Python bindings turn mju_error into mujoco.FatalError through it)
+MJAPI mjfLogHandler _mjPRIVATE_setTlsLogHandler(mjfLogHandler handler);
+MJAPI mjfLogHandler _mjPRIVATE_getGlobalLogHandler(void);
+
+static _Thread_local jmp_buf* tGuard;             // where an error jumps to, NULL: not guarded
+static _Thread_local mjfLogHandler tPrevious;     // the thread's handler before the guard
+static _Thread_local char tMessage[acsNERROR];    // the error's message
+
+static void guardHandler(const mjLogMessage* msg) {
+  if (msg->level == mjLOG_ERROR && tGuard) {
+    snprintf(tMessage, sizeof(tMessage), "%s%s%s", msg->subject, msg->body ? "\n" : "",
+             msg->body ? msg->body : "");
+    longjmp(*tGuard, 1);
+  }
+  // anything else goes where it went before the guard: the thread's handler, else the global one
+  mjfLogHandler next = tPrevious ? tPrevious : _mjPRIVATE_getGlobalLogHandler();
+  if (next) {
+    next(msg);
+  }
+}
+
+
+int acsPy_guard(void (*fn)(void*), void* arg, char* error, int error_sz) {
+  jmp_buf buf;
+  volatile int failed = 0;
+  tPrevious = _mjPRIVATE_setTlsLogHandler(guardHandler);
+  tGuard = &buf;
+  if (!setjmp(buf)) {
+    fn(arg);
+  } else {
+    failed = 1;
+    snprintf(error, error_sz, "%s", tMessage);
+  }
+  tGuard = NULL;
+  _mjPRIVATE_setTlsLogHandler(tPrevious);
+  return failed ? -1 : 0;
+}
 
 
 //---------------------------------- MuJoCo objects ------------------------------------------------
@@ -247,6 +291,13 @@ PyMODINIT_FUNC PyInit__acs(void) {
     return NULL;
   }
   Py_INCREF(acsPy_Error);   // the module's reference was stolen; keep ours
+  PyObject* mujoco = PyImport_ImportModule("mujoco");
+  acsPy_FatalError = mujoco ? PyObject_GetAttrString(mujoco, "FatalError") : NULL;
+  Py_XDECREF(mujoco);
+  if (!acsPy_FatalError) {
+    Py_DECREF(module);
+    return NULL;
+  }
   PyModule_AddStringConstant(module, "__version__", acs_versionString());
   PyModule_AddIntConstant(module, "MUJOCO_VERSION_HEADER", mjVERSION_HEADER);
   PyModule_AddIntConstant(module, "HAS_MJBATCH", mjVERSION_HEADER >= 3017000);

@@ -27,6 +27,17 @@ int acsPy_sameLayout(const mjModel* a, const mjModel* b);
 int acsPy_settings(acsSettings* settings, const mjModel* m, PyObject* options, const char* caller);
 int acsPy_setOptions(acsSettings* settings, PyObject* options, const char* caller);
 
+// mujoco.FatalError, raised when MuJoCo raises an error (mju_error) inside an acs call, as the
+// bindings raise it from mujoco.mj_step
+extern PyObject* acsPy_FatalError;
+
+// Run fn(arg) catching MuJoCo's errors on this thread: mju_error inside fn returns here (its
+// thread-local log handler, the hook MuJoCo's own bindings use, jumps back) instead of ending
+// the process. Return 0, or -1 with MuJoCo's message in error. The mjData fn was working on may
+// be left mid-step (as after mujoco.FatalError from mj_step): reset it before using it again.
+// Warnings and other messages go where they went before.
+int acsPy_guard(void (*fn)(void*), void* arg, char* error, int error_sz);
+
 // the Context type (context.c), the Batch mirror type (rollout.c); 0 on success
 int acsPy_addContext(PyObject* module);
 int acsPy_addBatch(PyObject* module);

@@ -35,6 +35,8 @@ typedef struct {
   atomic_int    next;             // next rollout to take
   atomic_int    failed;           // first rollout refused + 1, 0 if none
   char          error[acsNERROR]; // its message
+  atomic_int    fatal;            // 1: MuJoCo raised an error (mju_error) in a worker
+  char          fatal_error[acsNERROR];  // its message
 } rolloutJob;
 
 
@@ -126,7 +128,7 @@ static void rolloutOne(rolloutJob* job, int w, int r) {
 
 
 // worker w takes chunks of rollouts until none is left
-static void rolloutWorker(rolloutJob* job, int w) {
+static void rolloutChunks(rolloutJob* job, int w) {
   for (;;) {
     int start = atomic_fetch_add(&job->next, job->chunk);
     if (start >= job->nroll) {
@@ -135,6 +137,31 @@ static void rolloutWorker(rolloutJob* job, int w) {
     int end = start + job->chunk < job->nroll ? start + job->chunk : job->nroll;
     for (int r=start; r < end; r++) {
       rolloutOne(job, w, r);
+    }
+  }
+}
+
+
+// the worker's argument for acsPy_guard
+typedef struct {
+  rolloutJob* job;
+  int         w;
+} workerArg;
+
+static void guardedChunks(void* arg) {
+  workerArg* a = (workerArg*)arg;
+  rolloutChunks(a->job, a->w);
+}
+
+// worker w, MuJoCo's errors caught: an error stops this worker (its mjData may be left mid-step)
+// and is reported as the job's
+static void rolloutWorker(rolloutJob* job, int w) {
+  workerArg arg = {job, w};
+  char error[acsNERROR];
+  if (acsPy_guard(guardedChunks, &arg, error, sizeof(error))) {
+    int none = 0;
+    if (atomic_compare_exchange_strong(&job->fatal, &none, 1)) {
+      snprintf(job->fatal_error, sizeof(job->fatal_error), "%s", error);
     }
   }
 }
@@ -190,11 +217,6 @@ static int runWorkers(rolloutJob* job, int nworker, const mjModel* m, int persis
 
 #else
 // MuJoCo 3.12 has no batch API: threads of our own
-typedef struct {
-  rolloutJob* job;
-  int         w;
-} workerArg;
-
 static void* threadMain(void* arg) {
   workerArg* a = (workerArg*)arg;
   rolloutWorker(a->job, a->w);
@@ -374,6 +396,7 @@ PyObject* acsPy_rollout(PyObject* self, PyObject* args) {
   job->chunk = chunk_size > 0 ? chunk_size : (nroll / (10 * nworker) > 1 ? nroll / (10 * nworker) : 1);
   atomic_init(&job->next, 0);
   atomic_init(&job->failed, 0);
+  atomic_init(&job->fatal, 0);
 
   char error[acsNERROR] = "";
   if (nworker == 1) {
@@ -382,6 +405,10 @@ PyObject* acsPy_rollout(PyObject* self, PyObject* args) {
     Py_END_ALLOW_THREADS
   } else if (runWorkers(job, nworker, m[0], persistent, error, sizeof(error))) {
     PyErr_SetString(acsPy_Error, error);
+    goto done;
+  }
+  if (atomic_load(&job->fatal)) {
+    PyErr_Format(acsPy_FatalError, "%s (inside an acs rollout)", job->fatal_error);
     goto done;
   }
   if (atomic_load(&job->failed)) {

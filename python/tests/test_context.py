@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import acs
+import acs.rollout
 
 FULL = mujoco.mjtState.mjSTATE_FULLPHYSICS.value
 
@@ -180,3 +181,35 @@ def test_version_mismatch(tmp_path):
   assert 'ImportError' in run.stderr
   assert f'built for MuJoCo {other}' in run.stderr
   assert f'MuJoCo {mujoco.__version__} is installed' in run.stderr
+
+
+def small_arena(memory):
+  return mujoco.MjModel.from_xml_string(
+      f'<mujoco><size memory="{memory}"/><worldbody><geom type="plane" size="1 1 .1"/>'
+      '<body pos="0 0 .1"><freejoint/><geom type="box" size=".1 .1 .1"/></body></worldbody>'
+      '</mujoco>')
+
+
+def test_mujoco_error_raises_fatal_error(capfd):
+  # mju_error inside an acs step (a stack overflow in collision) raises mujoco.FatalError, as
+  # mujoco.mj_step does, instead of ending the process; the context stays usable
+  model = small_arena('2K')
+  data = mujoco.MjData(model)
+  ctx = acs.Context(model, solver='pgs')
+  with pytest.raises(mujoco.FatalError, match='mj_stackAlloc: out of memory'):
+    mujoco.mj_step(model, mujoco.MjData(model), 10)
+  for _ in range(2):
+    with pytest.raises(mujoco.FatalError, match='mj_stackAlloc: out of memory'):
+      ctx.step(data, 10)
+  mujoco.mj_resetData(model, data)
+  state0 = full_state(model, data)[None]
+  with pytest.raises(mujoco.FatalError, match='inside an acs rollout'):
+    acs.rollout.rollout(model, data, state0, nstep=5)
+  # warnings still reach MuJoCo's handler (printed), as without acs
+  capfd.readouterr()
+  roomy = small_arena('64K')
+  data = mujoco.MjData(roomy)
+  data.qvel[0] = np.nan
+  assert acs.Context(roomy, solver='pgs').step(data) == acs.STATUS_DIVERGED
+  out, err = capfd.readouterr()
+  assert 'Nan, Inf or huge value in QVEL' in out + err
