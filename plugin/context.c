@@ -21,7 +21,6 @@
 #include "mjcompat.h"
 #include "settings.h"
 #include "util_errmem.h"
-#include "warmstart.h"
 
 //---------------------------------- model identity ------------------------------------------------
 
@@ -233,6 +232,14 @@ int acs_setSettings(acsContext* ctx, const acsSettings* settings, char* error, i
 
 const acsSettings* acs_getSettings(const acsContext* ctx) {
   return ctx ? &ctx->settings : NULL;
+}
+
+
+void acs_warmReset(acsContext* ctx) {
+  for (int i=0; i < 2; i++) {
+    ctx->warm[i].ncon = 0;
+    ctx->warm[i].nrow = 0;
+  }
 }
 
 

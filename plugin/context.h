@@ -105,6 +105,9 @@ struct acsContext_ {
   acsBufferStats mem;             // allocations so far; fault injection (tests)
 };
 
+// Forget the warm-start cache (both steps' contacts and rows).
+void acs_warmReset(acsContext* ctx);
+
 // Check that m is the model ctx was made for (sizes, then the fingerprint when the pointer is
 // new). Return 0 if it is; otherwise -1 with a message naming the difference.
 int acs_checkModelIdentity(acsContext* ctx, const mjModel* m, char* error, int error_sz);

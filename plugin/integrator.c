@@ -32,7 +32,6 @@
 
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
-#include "context.h"
 #include "mjcompat.h"
 #include "util_errmem.h"
 
@@ -157,16 +156,17 @@ void acs_advance(const mjModel* m, mjData* d, const mjtNum* act_dot, const mjtNu
 
 //---------------------------------- RK4 ------------------------------------------------------------
 
-int acs_rungeKutta(const mjModel* m, mjData* d, acsContext* ctx, acsfStage stage) {
+int acs_rungeKutta(const mjModel* m, mjData* d, acsBuffer* work, acsBufferStats* mem,
+                   char* error, int error_sz, acsfStage stage, void* arg) {
   int nq = m->nq, nv = m->nv, na = m->na, nx = nq + nv + na, nf = nv + na;
   mjtNum h = m->opt.timestep, time = d->time;
-  if (acs_bufferReserve(&ctx->mem, &ctx->rk4, 4*nx + 4*nf + 2*nv + na + 1, sizeof(mjtNum))) {
-    acs_formatError(ctx->error, acsNERROR, "out of memory for the RK4 stages");
+  if (acs_bufferReserve(mem, work, 4*nx + 4*nf + 2*nv + na + 1, sizeof(mjtNum))) {
+    acs_formatError(error, error_sz, "out of memory for the RK4 stages");
     return -1;
   }
   mjtNum* X[4];
   mjtNum* F[4];
-  mjtNum* buf = ctx->rk4.ptr;
+  mjtNum* buf = work->ptr;
   for (int i=0; i < 4; i++) {
     X[i] = buf + i*nx;
     F[i] = buf + 4*nx + i*nf;
@@ -208,7 +208,7 @@ int acs_rungeKutta(const mjModel* m, mjData* d, acsContext* ctx, acsfStage stage
       mju_copy(d->act, X[i]+nq+nv, na);
     }
     d->time = T[i-1];
-    if (stage(m, d, ctx)) {
+    if (stage(m, d, arg)) {
       // refused at a stage: the state of the step's start, nothing integrated
       d->time = time;
       mju_copy(d->qpos, X[0], nq);

@@ -8,10 +8,11 @@
 
 #include <mujoco/mujoco.h>
 #include <acs/acs_types.h>
+#include "util_errmem.h"
 
 // the forward of a Runge-Kutta stage (position, velocity, acceleration and constraint stages,
-// sensors and energy skipped); return 0, or -1 if the step must be refused
-typedef int (*acsfStage)(const mjModel* m, mjData* d, acsContext* ctx);
+// sensors and energy skipped) with the caller's arg; return 0, or -1 if the step must be refused
+typedef int (*acsfStage)(const mjModel* m, mjData* d, void* arg);
 
 // Can acs's final update (acs_advance) advance model m as MuJoCo's does (no history buffers,
 // sleep, plastic state, DC motor or PID activations, rotational setpoints); name: the integrator,
@@ -24,9 +25,11 @@ int acs_advanceSupported(const mjModel* m, const char* name, char* error, int er
 void acs_advance(const mjModel* m, mjData* d, const mjtNum* act_dot, const mjtNum* qacc,
                  const mjtNum* qvel);
 
-// One RK4 step (mj_RungeKutta(m, d, 4) with stage() at the three intermediate stages), after the
-// step's forward. Return 0, or -1 if a stage was refused (reason in ctx->error; the state is the
-// step's start, nothing integrated).
-int acs_rungeKutta(const mjModel* m, mjData* d, acsContext* ctx, acsfStage stage);
+// One RK4 step (mj_RungeKutta(m, d, 4) with stage(m, d, arg) at the three intermediate stages),
+// after the step's forward; work: the stages' buffer (grown through mem). Return 0, or -1 if a
+// stage was refused or memory ran out (the state is the step's start, nothing integrated; out
+// of memory: a message in error).
+int acs_rungeKutta(const mjModel* m, mjData* d, acsBuffer* work, acsBufferStats* mem,
+                   char* error, int error_sz, acsfStage stage, void* arg);
 
 #endif  // ACS_PLUGIN_INTEGRATOR_H_

@@ -28,7 +28,9 @@
 #include "integrator.h"
 #include "metrics.h"
 #include "mjcompat.h"
+#include "operator.h"
 #include "problem.h"
+#include "residual.h"
 #include "solver.h"
 #include "util_errmem.h"
 #include "warmstart.h"
@@ -87,7 +89,7 @@ static int needsY(const acsContext* ctx) {
 #define kDiverged 1e3
 static int diverging(acsContext* ctx, const mjtNum* force) {
   const acsProblem* p = &ctx->problem;
-  int model = acsSOLVERS[ctx->settings.solver].model;
+  int model = acs_solverModel(ctx->settings.solver);
   mjtNum* w = BUF(ctx, dofvec, mjtNum);
   mjtNum* a = BUF(ctx, scratch, mjtNum);
   mjtNum* zero = a + p->nefc;
@@ -182,7 +184,7 @@ static int fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
   } else {
     acs_solveProblem(force, st, &ctx->solver_state, p, &ctx->settings, ctx->work.ptr);
     if (st->status != acsSTATUS_CONVERGED &&
-        acsSOLVERS[ctx->settings.solver].model != acsMODEL_COMPLIANT &&
+        acs_solverModel(ctx->settings.solver) != acsMODEL_COMPLIANT &&
         diverging(ctx, force)) {
       dropStabilization(ctx);
       mju_zero(force, p->nefc);
@@ -341,7 +343,8 @@ static int mergeStatus(int a, int b) {
 
 // the forward of an RK4 stage: sensors, energy and metrics skipped; the stage's solve adds to the
 // step's statistics (iterations, times, the worst status)
-static int rk4Stage(const mjModel* m, mjData* d, acsContext* ctx) {
+static int rk4Stage(const mjModel* m, mjData* d, void* arg) {
+  acsContext* ctx = (acsContext*)arg;
   acsStats step = ctx->stats;
   ctx->stage = 1;
   int ret = forwardSkip(m, d, ctx, mjSTAGE_NONE, 1);
@@ -372,7 +375,7 @@ static int integrate(const mjModel* m, mjData* d, acsContext* ctx) {
       mj_RungeKutta(m, d, 4);
       return 0;
     }
-    return acs_rungeKutta(m, d, ctx, rk4Stage);
+    return acs_rungeKutta(m, d, &ctx->rk4, &ctx->mem, ctx->error, acsNERROR, rk4Stage, ctx);
   case mjINT_IMPLICIT:
   case mjINT_IMPLICITFAST:
     mj_implicit(m, d);

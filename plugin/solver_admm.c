@@ -47,8 +47,10 @@
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
 #include "cone.h"
-#include "metrics.h"
-#include "solver.h"
+#include "operator.h"
+#include "residual.h"
+#include "solver_admm.h"
+#include "solver_util.h"
 
 #define kPowerIterations 20       // power iteration for L = lambda_max(G~) (Pinocchio: 20)
 #define kPowerTolerance 1e-3      // relative change that ends it: L enters rho as (L/m)^0.2
@@ -489,7 +491,7 @@ int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* w
   acsArena arena = {work, 0};
   admmLayout(&aw, &arena, p);
   int n = p->nefc;
-  int model = acsSOLVERS[s->solver].model;
+  int model = acs_solverModel(s->solver);
   int ncp = (model == acsMODEL_NCP);
   mjtNum eta = s->admm_prox, omega = s->omega;
 

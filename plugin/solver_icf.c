@@ -25,8 +25,10 @@
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
 #include "icf.h"
-#include "metrics.h"
-#include "solver.h"
+#include "operator.h"
+#include "residual.h"
+#include "solver_icf.h"
+#include "solver_util.h"
 
 #define kAlphaMax 1.5             // line search interval [0, 1.5] (Drake)
 #define kLineTolerance 1e-8       // line search: |l'(alpha)| <= tol |l'(0)| (Drake)

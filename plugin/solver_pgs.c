@@ -35,8 +35,10 @@
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
 #include "cone.h"
-#include "metrics.h"
-#include "solver.h"
+#include "operator.h"
+#include "residual.h"
+#include "solver_pgs.h"
+#include "solver_util.h"
 
 typedef struct pgsWork_ {
   mjtNum* w;                      // M^-1 J' f                                   (nv)
@@ -172,7 +174,7 @@ int acs_pgsSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
   acsArena arena = {work, 0};
   pgsLayout(&pw, &arena, p);
   mjtNum omega = s->omega;
-  int model = acsSOLVERS[s->solver].model;
+  int model = acs_solverModel(s->solver);
 
   // diagonal blocks, their inverses and the contacts' tangential steps
   acsBlocks* B = &pw.blocks;

@@ -31,8 +31,10 @@
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
 #include "cone.h"
-#include "metrics.h"
-#include "solver.h"
+#include "operator.h"
+#include "residual.h"
+#include "solver_raisim.h"
+#include "solver_util.h"
 
 // bracketing and bisection parameters (ContactBench's RaisimSolver defaults)
 #define kBeta1 1e-2               // initial angular step (rad)

@@ -234,11 +234,3 @@ int acs_warmstore(acsContext* ctx, const mjModel* m, const mjData* d, const mjtN
   ctx->warm_prev = 1 - ctx->warm_prev;
   return 0;
 }
-
-
-void acs_warmReset(acsContext* ctx) {
-  for (int i=0; i < 2; i++) {
-    ctx->warm[i].ncon = 0;
-    ctx->warm[i].nrow = 0;
-  }
-}

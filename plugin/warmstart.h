@@ -15,7 +15,4 @@ int acs_warmstart(mjtNum* force, acsContext* ctx, const mjModel* m, const mjData
 // Remember the forces of the current step for the next one. Return 0, or -1 if out of memory.
 int acs_warmstore(acsContext* ctx, const mjModel* m, const mjData* d, const mjtNum* force);
 
-// Forget the cache.
-void acs_warmReset(acsContext* ctx);
-
 #endif  // ACS_PLUGIN_WARMSTART_H_

@@ -8,7 +8,8 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "module.h"
+#include "context.h"
+#include "util.h"
 
 typedef struct {
   PyObject_HEAD

@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "module.h"
+#include "rollout.h"
+#include "util.h"
 
 #if mjVERSION_HEADER < 3017000
 #include <pthread.h>

@@ -1,9 +1,9 @@
 // Copyright 2026 The acs authors.
 //
-// Pieces shared by the files of the _acs extension.
+// What the files of the _acs extension share (util.c).
 
-#ifndef ACS_PYTHON_MODULE_H_
-#define ACS_PYTHON_MODULE_H_
+#ifndef ACS_PYTHON_UTIL_H_
+#define ACS_PYTHON_UTIL_H_
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -38,14 +38,4 @@ extern PyObject* acsPy_FatalError;
 // Warnings and other messages go where they went before.
 int acsPy_guard(void (*fn)(void*), void* arg, char* error, int error_sz);
 
-// the Context type (context.c), the Batch mirror type (rollout.c); 0 on success
-int acsPy_addContext(PyObject* module);
-int acsPy_addBatch(PyObject* module);
-
-// the module init (module.c)
-PyMODINIT_FUNC PyInit__acs(void);
-
-// _acs.rollout (rollout.c)
-PyObject* acsPy_rollout(PyObject* self, PyObject* args);
-
-#endif  // ACS_PYTHON_MODULE_H_
+#endif  // ACS_PYTHON_UTIL_H_

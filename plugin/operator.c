@@ -1,0 +1,371 @@
+// Copyright 2026 The acs authors.
+//
+// The operator of a contact problem, G = J M^-1 J' + diag(R), applied through the sparse rows of J
+// and Y = (M^-1 J')' (see acsProblem), so nothing forms a dense nefc x nefc matrix; and the check
+// that a problem is well formed (sizes, addresses, columns, finite values), which every entry
+// point runs before it reads one.
+
+#include "operator.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <mujoco/mujoco.h>
+#include <acs/acs.h>
+#include "util_errmem.h"
+
+//---------------------------------- Delassus operations -------------------------------------------
+
+mjtNum acs_delassus(const acsProblem* p, int i, int j) {
+  const int* ci = p->J_colind + p->J_rowadr[i];
+  const mjtNum* vi = p->J + p->J_rowadr[i];
+  const int* cj = p->Y_colind + p->Y_rowadr[j];
+  const mjtNum* vj = p->Y + p->Y_rowadr[j];
+  int ni = p->J_rownnz[i], nj = p->Y_rownnz[j];
+  mjtNum s = 0;
+  int a = 0, b = 0;
+  while (a < ni && b < nj) {
+    if (ci[a] == cj[b]) {
+      s += vi[a++] * vj[b++];
+    } else if (ci[a] < cj[b]) {
+      a++;
+    } else {
+      b++;
+    }
+  }
+  return s;
+}
+
+
+void acs_blockDelassus(mjtNum* G, const acsProblem* p, int k) {
+  int adr = p->block_adr[k], dim = p->block_dim[k];
+  for (int i=0; i < dim; i++) {
+    for (int j=0; j <= i; j++) {
+      mjtNum g = acs_delassus(p, adr+i, adr+j);
+      G[i*dim+j] = G[j*dim+i] = g;
+    }
+    if (p->R) {
+      G[i*dim+i] += p->R[adr+i];
+    }
+  }
+}
+
+
+void acs_mulYT(mjtNum* w, const acsProblem* p, const mjtNum* f) {
+  mju_zero(w, p->nv);
+  for (int r=0; r < p->nefc; r++) {
+    if (f[r] == 0) {
+      continue;
+    }
+    const int* col = p->Y_colind + p->Y_rowadr[r];
+    const mjtNum* y = p->Y + p->Y_rowadr[r];
+    int n = p->Y_rownnz[r];
+    for (int i=0; i < n; i++) {
+      w[col[i]] += y[i] * f[r];
+    }
+  }
+}
+
+
+void acs_addYTBlock(mjtNum* w, const acsProblem* p, int k, const mjtNum* df) {
+  int adr = p->block_adr[k], dim = p->block_dim[k];
+  for (int r=0; r < dim; r++) {
+    if (df[r] == 0) {
+      continue;
+    }
+    const int* col = p->Y_colind + p->Y_rowadr[adr+r];
+    const mjtNum* y = p->Y + p->Y_rowadr[adr+r];
+    int n = p->Y_rownnz[adr+r];
+    for (int i=0; i < n; i++) {
+      w[col[i]] += y[i] * df[r];
+    }
+  }
+}
+
+
+// J_r . w + b_r + R_r f_r
+static inline mjtNum rowVelocity(const acsProblem* p, int r, const mjtNum* w, const mjtNum* f) {
+  const int* col = p->J_colind + p->J_rowadr[r];
+  const mjtNum* j = p->J + p->J_rowadr[r];
+  int n = p->J_rownnz[r];
+  mjtNum s = p->b[r];
+  for (int i=0; i < n; i++) {
+    s += j[i] * w[col[i]];
+  }
+  if (p->R) {
+    s += p->R[r] * f[r];
+  }
+  return s;
+}
+
+
+void acs_velocity(mjtNum* a, const acsProblem* p, const mjtNum* w, const mjtNum* f) {
+  for (int r=0; r < p->nefc; r++) {
+    a[r] = rowVelocity(p, r, w, f);
+  }
+}
+
+
+void acs_velocityBlock(mjtNum* a, const acsProblem* p, int k, const mjtNum* w, const mjtNum* f) {
+  int adr = p->block_adr[k], dim = p->block_dim[k];
+  for (int r=0; r < dim; r++) {
+    a[r] = rowVelocity(p, adr+r, w, f);
+  }
+}
+
+
+//---------------------------------- validation ----------------------------------------------------
+
+// sorted column indices in [0, nv)
+static int checkRow(const int* col, int n, int nv) {
+  for (int i=0; i < n; i++) {
+    if (col[i] < 0 || col[i] >= nv || (i > 0 && col[i] <= col[i-1])) {
+      return -1;
+    }
+  }
+  return 0;
+}
+
+
+// a sparse row set (rownnz, rowadr, colind, values of nnz entries) of nrow rows over nv columns;
+// name for messages
+static int checkSparse(const int* rownnz, const int* rowadr, const int* colind,
+                       const mjtNum* val, int nnz, int nrow, int nv, const char* name,
+                       char* error, int error_sz) {
+  if (nrow > 0 && (!rownnz || !rowadr)) {
+    acs_formatError(error, error_sz, "%s_rownnz and %s_rowadr must not be NULL (nefc = %d)",
+                    name, name, nrow);
+    return -1;
+  }
+  for (int r=0; r < nrow; r++) {
+    if (rownnz[r] < 0 || rownnz[r] > nv || rowadr[r] < 0 || rowadr[r] > nnz - rownnz[r]) {
+      acs_formatError(error, error_sz, "row %d: %s_rownnz = %d must be in [0, nv = %d] and the "
+                      "row (%s_rowadr = %d) inside the nnz%s = %d entries", r, name, rownnz[r],
+                      nv, name, rowadr[r], name, nnz);
+      return -1;
+    }
+    if (rownnz[r] > 0 && (!colind || !val)) {
+      acs_formatError(error, error_sz, "row %d: %s_colind and %s must not be NULL", r, name,
+                      name);
+      return -1;
+    }
+    if (rownnz[r] > 0 && checkRow(colind + rowadr[r], rownnz[r], nv)) {
+      acs_formatError(error, error_sz, "row %d: column indices of %s must be sorted, distinct "
+                      "and in [0, %d)", r, name, nv);
+      return -1;
+    }
+    for (int i=0; i < rownnz[r]; i++) {
+      if (!isfinite(val[rowadr[r] + i])) {
+        acs_formatError(error, error_sz, "row %d: %s has a non-finite value", r, name);
+        return -1;
+      }
+    }
+  }
+  return 0;
+}
+
+
+// n numbers finite (and >= lo when lo is not NaN); name for messages; arr may be NULL
+static int checkFinite(const mjtNum* arr, int n, mjtNum lo, const char* name,
+                       char* error, int error_sz) {
+  for (int i=0; arr && i < n; i++) {
+    if (!isfinite(arr[i]) || arr[i] < lo) {
+      acs_formatError(error, error_sz, "%s[%d] = %g: must be finite%s", name, i, arr[i],
+                      isnan(lo) ? "" : lo > 0 ? " and > 0" : " and >= 0");
+      return -1;
+    }
+  }
+  return 0;
+}
+
+
+int acs_checkProblem(const acsProblem* p, char* error, int error_sz) {
+  if (!p) {
+    acs_formatError(error, error_sz, "problem is NULL");
+    return -1;
+  }
+  if (p->nv < 0 || p->nefc < 0 || p->nblock < 0) {
+    acs_formatError(error, error_sz, "nv = %d, nefc = %d, nblock = %d: sizes must be >= 0",
+                    p->nv, p->nefc, p->nblock);
+    return -1;
+  }
+  if (!(p->timestep > 0) || !isfinite(p->timestep)) {
+    acs_formatError(error, error_sz, "timestep must be a positive number, got %g", p->timestep);
+    return -1;
+  }
+  if (p->nblock > 0 && (!p->block_type || !p->block_dim || !p->block_adr || !p->block_mu ||
+                        !p->block_floss || !p->block_pos)) {
+    acs_formatError(error, error_sz, "block_type, block_dim, block_adr, block_mu, block_floss "
+                    "and block_pos must not be NULL (nblock = %d)", p->nblock);
+    return -1;
+  }
+  if (p->nefc > 0 && !p->b) {
+    acs_formatError(error, error_sz, "b must not be NULL (nefc = %d)", p->nefc);
+    return -1;
+  }
+
+  // blocks
+  int nrow = 0;
+  for (int k=0; k < p->nblock; k++) {
+    int type = p->block_type[k], dim = p->block_dim[k];
+    if (type < 0 || type >= acsNBLOCK) {
+      acs_formatError(error, error_sz, "block_type[%d] = %d: must be an acstBlock (0 to %d)",
+                      k, type, acsNBLOCK-1);
+      return -1;
+    }
+    int ok = (type == acsBLOCK_CONTACT) ? (dim == 1 || dim == 3 || dim == 4 || dim == 6) :
+             (type == acsBLOCK_EQUALITY) ? (dim >= 1 && dim <= 6) : dim == 1;
+    if (!ok) {
+      acs_formatError(error, error_sz, "block_dim[%d] = %d: contacts have 1, 3, 4 or 6 rows, "
+                      "equality 1 to 6, friction loss and limits 1", k, dim);
+      return -1;
+    }
+    if (p->block_adr[k] != nrow) {
+      acs_formatError(error, error_sz, "block_adr[%d] = %d: blocks must be contiguous (%d)",
+                      k, p->block_adr[k], nrow);
+      return -1;
+    }
+    if (type == acsBLOCK_CONTACT) {
+      for (int j=0; j < dim-1; j++) {
+        mjtNum mu = p->block_mu[5*k+j];
+        if (!(mu >= 0) || !isfinite(mu)) {
+          acs_formatError(error, error_sz, "block_mu[%d][%d] = %g: must be finite and >= 0",
+                          k, j, mu);
+          return -1;
+        }
+      }
+      if (p->block_stiffness && (!(p->block_stiffness[k] > 0) ||
+                                 !isfinite(p->block_stiffness[k]))) {
+        acs_formatError(error, error_sz, "block_stiffness[%d] = %g: must be finite and > 0", k,
+                        p->block_stiffness[k]);
+        return -1;
+      }
+      if (p->block_dissipation && (!(p->block_dissipation[k] >= 0) ||
+                                   !isfinite(p->block_dissipation[k]))) {
+        acs_formatError(error, error_sz, "block_dissipation[%d] = %g: must be finite and >= 0",
+                        k, p->block_dissipation[k]);
+        return -1;
+      }
+    }
+    if (type == acsBLOCK_FRICTION && (!(p->block_floss[k] >= 0) || !isfinite(p->block_floss[k]))) {
+      acs_formatError(error, error_sz, "block_floss[%d] = %g: must be finite and >= 0",
+                      k, p->block_floss[k]);
+      return -1;
+    }
+    if (!isfinite(p->block_pos[k])) {
+      acs_formatError(error, error_sz, "block_pos[%d] = %g: must be finite", k, p->block_pos[k]);
+      return -1;
+    }
+    nrow += dim;
+  }
+  if (nrow != p->nefc) {
+    acs_formatError(error, error_sz, "blocks hold %d rows, nefc = %d", nrow, p->nefc);
+    return -1;
+  }
+
+  // islands
+  if (p->block_island) {
+    if (p->nisland < 0 || p->nisland > p->nblock || (p->nblock > 0 && p->nisland == 0) ||
+        (p->nisland > 0 && !p->island_nefc)) {
+      acs_formatError(error, error_sz, "nisland = %d: must be in [1, nblock = %d], with "
+                      "island_nefc given", p->nisland, p->nblock);
+      return -1;
+    }
+    for (int k=0; k < p->nblock; k++) {
+      if (p->block_island[k] < 0 || p->block_island[k] >= p->nisland) {
+        acs_formatError(error, error_sz, "block_island[%d] = %d: must be in [0, nisland = %d)",
+                        k, p->block_island[k], p->nisland);
+        return -1;
+      }
+    }
+    for (int i=0; i < p->nisland; i++) {
+      int n = 0;
+      for (int k=0; k < p->nblock; k++) {
+        n += p->block_island[k] == i ? p->block_dim[k] : 0;
+      }
+      if (n != p->island_nefc[i]) {
+        acs_formatError(error, error_sz, "island_nefc[%d] = %d, but its blocks hold %d rows",
+                        i, p->island_nefc[i], n);
+        return -1;
+      }
+    }
+  }
+
+  // rows
+  if (checkFinite(p->b, p->nefc, NAN, "b", error, error_sz) ||
+      checkFinite(p->R, p->nefc, 0, "R", error, error_sz) ||
+      checkFinite(p->vel, p->nefc, NAN, "vel", error, error_sz) ||
+      checkFinite(p->vfree, p->nefc, NAN, "vfree", error, error_sz) ||
+      checkFinite(p->pos, p->nefc, NAN, "pos", error, error_sz) ||
+      checkSparse(p->J_rownnz, p->J_rowadr, p->J_colind, p->J, p->nnzJ, p->nefc, p->nv, "J",
+                  error, error_sz) ||
+      (p->Y && checkSparse(p->Y_rownnz, p->Y_rowadr, p->Y_colind, p->Y, p->nnzY, p->nefc,
+                           p->nv, "Y", error, error_sz))) {
+    return -1;
+  }
+
+  // a row that acts on no dof cannot change its velocity: with b != 0 no force satisfies its law
+  for (int r=0; r < p->nefc; r++) {
+    mjtNum jmax = 0;
+    for (int i=0; i < p->J_rownnz[r]; i++) {
+      jmax = mju_max(jmax, mju_abs(p->J[p->J_rowadr[r] + i]));
+    }
+    if (jmax == 0 && (!p->R || p->R[r] == 0) && p->b[r] != 0) {
+      acs_formatError(error, error_sz, "row %d: J and R are zero but b = %g: the row acts on no "
+                      "dof, so no force can satisfy its law; leave it out of the problem (acs_step "
+                      "gives such rows zero force)", r, p->b[r]);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+
+int acs_checkProblemFor(const acsProblem* p, int primal, char* error, int error_sz) {
+  if (!primal) {
+    if (p->nefc > 0 && !p->Y) {
+      acs_formatError(error, error_sz, "Y (M^-1 J' by rows) must be given for this solver");
+      return -1;
+    }
+    return 0;
+  }
+  if (p->nefc > 0 && (!p->vel || !p->vfree || !p->pos)) {
+    acs_formatError(error, error_sz, "vel, vfree and pos must be given for lagged and similar");
+    return -1;
+  }
+  if (p->nv > 0 && (!p->M || !p->M_rownnz || !p->M_rowadr || !p->M_colind)) {
+    acs_formatError(error, error_sz, "M, M_rownnz, M_rowadr and M_colind must be given for "
+                    "lagged and similar");
+    return -1;
+  }
+
+  // MuJoCo's layout: row i holds ancestors of i in ascending order, then i; positive diagonal
+  int adr = 0;
+  for (int i=0; i < p->nv; i++) {
+    int n = p->M_rownnz[i], radr = p->M_rowadr[i];
+    if (n < 1 || n > i+1 || radr != adr || adr > p->nnzM - n) {
+      acs_formatError(error, error_sz, "M row %d: MuJoCo's sparse layout expected (rows stored "
+                      "one after the other, 1 to %d entries, inside the nnzM = %d entries)", i,
+                      i+1, p->nnzM);
+      return -1;
+    }
+    if (p->M_colind[radr + n - 1] != i || checkRow(p->M_colind + radr, n, i+1)) {
+      acs_formatError(error, error_sz, "M row %d: MuJoCo's sparse layout expected (rows "
+                      "contiguous, ascending columns < %d, diagonal last)", i, i);
+      return -1;
+    }
+    for (int j=0; j < n; j++) {
+      if (!isfinite(p->M[radr + j])) {
+        acs_formatError(error, error_sz, "M row %d has a non-finite value", i);
+        return -1;
+      }
+    }
+    if (!(p->M[radr + n - 1] > 0)) {
+      acs_formatError(error, error_sz, "M[%d][%d] = %g: the diagonal must be > 0", i, i,
+                      p->M[radr + n - 1]);
+      return -1;
+    }
+    adr += n;
+  }
+  return 0;
+}

@@ -1,0 +1,38 @@
+// Copyright 2026 The acs authors.
+//
+// Products with G = J M^-1 J' + diag(R) through the sparse rows of J and Y, and the checks of a
+// problem's form (acs_checkProblem in acs.h, and what a solver needs beyond it).
+
+#ifndef ACS_PLUGIN_OPERATOR_H_
+#define ACS_PLUGIN_OPERATOR_H_
+
+#include <mujoco/mujoco.h>
+#include <acs/acs_types.h>
+
+// Check what a solver needs beyond acs_checkProblem: Y (dual solvers, primal = 0), or the mass
+// matrix in MuJoCo's sparse layout and vel, vfree, pos (lagged, similar: primal = 1).
+// Return 0, or -1 with a message.
+int acs_checkProblemFor(const acsProblem* p, int primal, char* error, int error_sz);
+
+
+//---------------------------------- Delassus operations -------------------------------------------
+
+// sparse dot product of row i of J with row j of Y (both column-sorted): G_ij without R
+mjtNum acs_delassus(const acsProblem* p, int i, int j);
+
+// dense diagonal block of block k: G_kk + diag(R) (dim x dim, row-major)
+void acs_blockDelassus(mjtNum* G, const acsProblem* p, int k);
+
+// w = Y' f (nv)
+void acs_mulYT(mjtNum* w, const acsProblem* p, const mjtNum* f);
+
+// w += Y_r' df over the rows of block k
+void acs_addYTBlock(mjtNum* w, const acsProblem* p, int k, const mjtNum* df);
+
+// a = J w + b + R f over all rows (a: nefc)
+void acs_velocity(mjtNum* a, const acsProblem* p, const mjtNum* w, const mjtNum* f);
+
+// a = J w + b + R f over the rows of block k (a: dim)
+void acs_velocityBlock(mjtNum* a, const acsProblem* p, int k, const mjtNum* w, const mjtNum* f);
+
+#endif  // ACS_PLUGIN_OPERATOR_H_

@@ -1,0 +1,17 @@
+// Copyright 2026 The acs authors.
+//
+// The icf solver family (solver_icf.c), called through the dispatch table of solver.c.
+
+#ifndef ACS_PLUGIN_SOLVER_ICF_H_
+#define ACS_PLUGIN_SOLVER_ICF_H_
+
+#include <stddef.h>
+
+#include <mujoco/mujoco.h>
+#include <acs/acs_types.h>
+
+size_t acs_icfWorkspace(const acsProblem* p, const acsSettings* s);
+int    acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
+                  const acsProblem* p, const acsSettings* s);
+
+#endif  // ACS_PLUGIN_SOLVER_ICF_H_

@@ -1,0 +1,17 @@
+// Copyright 2026 The acs authors.
+//
+// The pgs solver family (solver_pgs.c), called through the dispatch table of solver.c.
+
+#ifndef ACS_PLUGIN_SOLVER_PGS_H_
+#define ACS_PLUGIN_SOLVER_PGS_H_
+
+#include <stddef.h>
+
+#include <mujoco/mujoco.h>
+#include <acs/acs_types.h>
+
+size_t acs_pgsWorkspace(const acsProblem* p, const acsSettings* s);
+int    acs_pgsSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
+                  const acsProblem* p, const acsSettings* s);
+
+#endif  // ACS_PLUGIN_SOLVER_PGS_H_

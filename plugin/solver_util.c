@@ -1,0 +1,211 @@
+// Copyright 2026 The acs authors.
+//
+// What the problem solvers share: the workspace arena, the end-of-iteration test, the projection
+// onto a law's feasible set, the start of a dual solve (warm start or zero), and the diagonal
+// blocks and simple block updates of the Gauss-Seidel solvers.
+
+#include "solver_util.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <mujoco/mujoco.h>
+#include <acs/acs.h>
+#include "cone.h"
+#include "operator.h"
+#include "residual.h"
+
+//---------------------------------- workspace arena -----------------------------------------------
+
+void* acs_arenaAlloc(acsArena* arena, size_t n, size_t elsize) {
+  size_t start = (arena->used + 63) & ~(size_t)63;
+  arena->used = start + n*elsize;
+  return arena->base ? arena->base + start : NULL;
+}
+
+
+
+//---------------------------------- iterations ----------------------------------------------------
+
+int acs_iterationEnd(acsStats* stats, int iter, mjtNum ncp, mjtNum res, const mjtNum* f,
+                     const mjtNum* fprev, int n, const acsSettings* s) {
+  stats->niter = iter + 1;
+  stats->residual = ncp;
+  if (iter < acsNHISTORY) {
+    stats->history[iter] = ncp;
+    stats->nhistory = iter + 1;
+  }
+  if (!isfinite(res) || !isfinite(ncp)) {
+    return acsSTATUS_DIVERGED;
+  }
+  if (res <= s->tolerance) {
+    return acsSTATUS_CONVERGED;
+  }
+  if (!fprev) {
+    return iter + 1 >= s->maxiter ? acsSTATUS_MAXITER : -1;
+  }
+  mjtNum change = 0, fmax = 0;
+  for (int r=0; r < n; r++) {
+    mjtNum c = fabs(f[r] - fprev[r]), v = fabs(f[r]);
+    change = c > change ? c : change;
+    fmax = v > fmax ? v : fmax;
+  }
+  if (change <= s->rel_tolerance * fmax) {
+    return acsSTATUS_STALLED;
+  }
+  return iter + 1 >= s->maxiter ? acsSTATUS_MAXITER : -1;
+}
+
+
+void acs_projectFeasible(mjtNum* f, const acsProblem* p, int model) {
+  for (int k=0; k < p->nblock; k++) {
+    mjtNum* fk = f + p->block_adr[k];
+    int dim = p->block_dim[k];
+    switch ((acstBlock) p->block_type[k]) {
+    case acsBLOCK_FRICTION:
+      fk[0] = mju_clip(fk[0], -p->block_floss[k], p->block_floss[k]);
+      break;
+    case acsBLOCK_LIMIT:
+      fk[0] = fk[0] > 0 ? fk[0] : 0;
+      break;
+    case acsBLOCK_CONTACT:
+      fk[0] = fk[0] > 0 ? fk[0] : 0;
+      if (model == acsMODEL_LCP) {
+        for (int j=1; j < dim; j++) {
+          mjtNum lim = p->block_mu[5*k+j-1] * fk[0];
+          fk[j] = mju_clip(fk[j], -lim, lim);
+        }
+      } else {
+        acsu_clampFriction(fk, p->block_mu + 5*k, dim);
+      }
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+
+//---------------------------------- start ---------------------------------------------------------
+
+// the CCP's objective 1/2 f'(G + R) f + b'f = 1/2 f'(a + b), with a = (G + R) f + b
+mjtNum acs_ccpObjective(const acsProblem* p, const mjtNum* f, const mjtNum* a) {
+  mjtNum obj = 0;
+  for (int r=0; r < p->nefc; r++) {
+    obj += f[r] * (a[r] + p->b[r]);
+  }
+  return obj / 2;
+}
+
+
+int acs_startForces(mjtNum* force, mjtNum* w, mjtNum* a, mjtNum* resncp, mjtNum* res,
+                    const acsProblem* p, int model) {
+  acs_projectFeasible(force, p, model);
+  acs_mulYT(w, p, force);
+  acs_velocity(a, p, w, force);
+
+  // the warm start against zero forces (a = b), by two measures: the CCP's objective, zero for
+  // zero forces (a solution of any of the laws has f'(a + s) = 0 with a shift s'f >= 0, De Saxce
+  // or the LCP's L1 term, so its objective -1/2 f'(G + R) f - s'f is at most zero: a warm start
+  // above zero does net work against the motion), and the law's residual. Either alone misjudges:
+  // the residual mixes forces, velocities and their product, and a good warm start can sit above
+  // zero objective (ADMM converged from such ones on the 1000:1 stack where a cold start did
+  // not). A warm start worse by both is dropped
+  int cold = !(acs_ccpObjective(p, force, a) <= 0);
+  if (cold) {
+    static const mjtNum zero[6] = {0, 0, 0, 0, 0, 0};
+    mjtNum r0 = 0;
+    for (int k=0; k < p->nblock; k++) {
+      mjtNum rk = acs_blockResidual(p, k, zero, p->b + p->block_adr[k], model);
+      r0 = rk > r0 ? rk : r0;
+    }
+    cold = !(acs_residual(p, force, a, model) <= r0);
+  }
+  if (cold) {
+    mju_zero(force, p->nefc);
+    mju_zero(w, p->nv);
+    mju_copy(a, p->b, p->nefc);
+  }
+  *resncp = acs_residual(p, force, a, acsMODEL_NCP);
+  *res = model == acsMODEL_NCP ? *resncp : acs_residual(p, force, a, model);
+  return cold;
+}
+
+
+//---------------------------------- block Gauss-Seidel --------------------------------------------
+
+// smallest pivot, relative to the largest diagonal, of a block's Cholesky factor: a hyperstatic
+// or redundant block (two identical equality rows, or an all-zero row MuJoCo keeps) is singular
+// and its pivots are clamped; a regular block is inverted exactly
+#define kMinPivot 1e-12
+
+
+void acs_blocksLayout(acsBlocks* b, acsArena* arena, const acsProblem* p) {
+  size_t nG = 0;
+  for (int k=0; k < p->nblock; k++) {
+    nG += (size_t)p->block_dim[k] * p->block_dim[k];
+  }
+  b->G    = acs_arenaAlloc(arena, nG, sizeof(mjtNum));
+  b->Ginv = acs_arenaAlloc(arena, nG, sizeof(mjtNum));
+  b->adr  = acs_arenaAlloc(arena, p->nblock, sizeof(int));
+}
+
+
+void acs_invertBlock(mjtNum* Ginv, const mjtNum* G, int dim) {
+  mjtNum L[36], e[6];
+  mjtNum maxdiag = 0;
+  for (int i=0; i < dim; i++) {
+    maxdiag = mju_max(maxdiag, G[i*dim+i]);
+  }
+  mju_copy(L, G, dim*dim);
+  mju_cholFactor(L, dim, kMinPivot * maxdiag + mjMINVAL);
+  for (int j=0; j < dim; j++) {
+    mju_zero(e, dim);
+    e[j] = 1;
+    mju_cholSolve(Ginv + j*dim, L, e, dim);   // column j (Ginv is symmetric)
+  }
+}
+
+
+void acs_blocksCompute(acsBlocks* b, const acsProblem* p) {
+  int adr = 0;
+  for (int k=0; k < p->nblock; k++) {
+    int dim = p->block_dim[k];
+    b->adr[k] = adr;
+    acs_blockDelassus(b->G + adr, p, k);
+    acs_invertBlock(b->Ginv + adr, b->G + adr, dim);
+    adr += dim*dim;
+  }
+}
+
+
+int acs_updateSimpleBlock(mjtNum* f, const mjtNum* a, const acsBlocks* b, const acsProblem* p,
+                          int k, mjtNum omega) {
+  int dim = p->block_dim[k];
+  const mjtNum* G = b->G + b->adr[k];
+  switch ((acstBlock) p->block_type[k]) {
+  case acsBLOCK_EQUALITY: {
+    mjtNum df[6];
+    mju_mulMatVec(df, b->Ginv + b->adr[k], a, dim, dim);
+    for (int r=0; r < dim; r++) {
+      f[r] -= omega * df[r];
+    }
+    return 1;
+  }
+  case acsBLOCK_FRICTION:
+    f[0] = mju_clip(f[0] - omega * a[0] / (G[0] + mjMINVAL), -p->block_floss[k],
+                    p->block_floss[k]);
+    return 1;
+  case acsBLOCK_LIMIT:
+    f[0] = mju_max(0, f[0] - omega * a[0] / (G[0] + mjMINVAL));
+    return 1;
+  case acsBLOCK_CONTACT:
+    if (dim == 1) {
+      f[0] = mju_max(0, f[0] - omega * a[0] / (G[0] + mjMINVAL));
+      return 1;
+    }
+    return 0;
+  default:
+    return 1;
+  }
+}

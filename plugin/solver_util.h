@@ -1,0 +1,77 @@
+// Copyright 2026 The acs authors.
+//
+// Pieces every problem solver shares (solver_util.c): workspace carving, the end of an
+// iteration, the start of a dual solve, Gauss-Seidel blocks.
+
+#ifndef ACS_PLUGIN_SOLVER_UTIL_H_
+#define ACS_PLUGIN_SOLVER_UTIL_H_
+
+#include <stddef.h>
+
+#include <mujoco/mujoco.h>
+#include <acs/acs_types.h>
+
+//---------------------------------- workspace arena -----------------------------------------------
+
+// bump allocator over a caller-owned block; with base == NULL it only counts (workspace query)
+typedef struct acsArena_ {
+  char*  base;
+  size_t used;
+} acsArena;
+
+// next 64-byte aligned chunk of n elements of size elsize (NULL when counting)
+void* acs_arenaAlloc(acsArena* arena, size_t n, size_t elsize);
+
+
+//---------------------------------- iterations ----------------------------------------------------
+
+// End of iteration iter (0-based) with the NCP residual ncp (recorded in the history) and the
+// residual res of the solver's own law: return acsSTATUS_CONVERGED if res <= tolerance,
+// acsSTATUS_DIVERGED if not finite, acsSTATUS_STALLED if the largest force change is at most
+// rel_tolerance times the largest force (not tested if fprev is NULL: ADMM's forces can pause
+// while its multiplier moves), acsSTATUS_MAXITER after the last iteration, -1 otherwise.
+int acs_iterationEnd(acsStats* stats, int iter, mjtNum ncp, mjtNum res, const mjtNum* f,
+                     const mjtNum* fprev, int n, const acsSettings* s);
+
+// project each block of f onto its feasible set for a contact law (acstModel)
+void acs_projectFeasible(mjtNum* f, const acsProblem* p, int model);
+
+// the CCP's objective 1/2 f'(G + R) f + b'f for forces f with velocity a = (G + R) f + b
+mjtNum acs_ccpObjective(const acsProblem* p, const mjtNum* f, const mjtNum* a);
+
+// The start of a dual solver (pgs, admm, raisim and their relaxations): the warm start in force
+// projected onto the law's feasible set, or zero forces if its CCP objective is above theirs (zero;
+// every law's solution has one at most zero). A warm start carried across
+// a change of contact set can hold internal forces that no longer balance (ccp-admm's residual
+// 7e8 on the 1000:1 stack after a change of its contact count), and a solve must never start
+// worse than a cold one. Output: force, w = M^-1 J' f (nv), a = G f + b (nefc), the NCP residual
+// and the law's of the start. Return 1 if the warm start was replaced by zero forces.
+int acs_startForces(mjtNum* force, mjtNum* w, mjtNum* a, mjtNum* resncp, mjtNum* res,
+                    const acsProblem* p, int model);
+
+
+//---------------------------------- block Gauss-Seidel --------------------------------------------
+
+// diagonal blocks G_kk (+R) of every block and their regularized inverses, for the
+// Gauss-Seidel solvers (pgs family, raisim)
+typedef struct acsBlocks_ {
+  mjtNum* G;                      // diagonal blocks, row-major                  (sum dim^2)
+  mjtNum* Ginv;                   // their inverses                              (sum dim^2)
+  int*    adr;                    // address of block k in G and Ginv            (nblock)
+} acsBlocks;
+
+// inverse of a symmetric positive semi-definite dim x dim block (dim <= 6); pivots below 1e-12
+// times the largest diagonal are clamped (singular blocks)
+void acs_invertBlock(mjtNum* Ginv, const mjtNum* G, int dim);
+
+// carve (arena->base NULL: count) and compute the blocks of p
+void acs_blocksLayout(acsBlocks* b, acsArena* arena, const acsProblem* p);
+void acs_blocksCompute(acsBlocks* b, const acsProblem* p);
+
+// Gauss-Seidel update of block k with velocity a when the block is an equality (exact block
+// solve), a friction-loss row, a limit or a condim-1 contact (projected steps), relaxed by
+// omega. Return 0 for a contact with friction (left to the solver).
+int acs_updateSimpleBlock(mjtNum* f, const mjtNum* a, const acsBlocks* b, const acsProblem* p,
+                          int k, mjtNum omega);
+
+#endif  // ACS_PLUGIN_SOLVER_UTIL_H_
