@@ -41,21 +41,16 @@
 #include "solver_util.h"
 
 typedef struct pgsWork_ {
-  mjtNum* w;                      // M^-1 J' f                                   (nv)
-  mjtNum* a;                      // G f + b                                     (nefc)
-  mjtNum* fprev;                  // force before the sweep                      (nefc)
-  mjtNum* step;                   // tangential step of each contact block       (nblock)
-  acsBlocks blocks;               // diagonal blocks and their inverses
+  acsSweep sweep;                 // the Gauss-Seidel driver's workspace
+  mjtNum*  step;                  // tangential step of each contact block       (nblock)
+  int      model;                 // the contact law
 } pgsWork;
 
 
 // carve the workspace (count only when arena->base is NULL)
 static void pgsLayout(pgsWork* pw, acsArena* arena, const acsProblem* p) {
-  pw->w     = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
-  pw->a     = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
-  pw->fprev = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
-  pw->step  = acs_arenaAlloc(arena, p->nblock, sizeof(mjtNum));
-  acs_blocksLayout(&pw->blocks, arena, p);
+  acs_sweepLayout(&pw->sweep, arena, p);
+  pw->step = acs_arenaAlloc(arena, p->nblock, sizeof(mjtNum));
 }
 
 
@@ -167,63 +162,31 @@ static void updateContact(mjtNum* f, const mjtNum* a, const mjtNum* G, const mjt
 }
 
 
+// the driver's contact update
+static void pgsContact(mjtNum* f, const mjtNum* a, const acsBlocks* b, const acsProblem* p, int k,
+                       mjtNum relax, void* arg) {
+  const pgsWork* pw = (const pgsWork*)arg;
+  updateContact(f, a, b->G + b->adr[k], b->Ginv + b->adr[k], p->block_mu + 5*k, p->block_dim[k],
+                relax, pw->step[k], pw->model);
+}
+
+
 int acs_pgsSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
                  const acsProblem* p, const acsSettings* s) {
   (void)state;
   pgsWork pw;
   acsArena arena = {work, 0};
   pgsLayout(&pw, &arena, p);
-  mjtNum omega = s->omega;
-  int model = acs_solverModel(s->solver);
+  pw.model = acs_solverModel(s->solver);
 
   // diagonal blocks, their inverses and the contacts' tangential steps
-  acsBlocks* B = &pw.blocks;
+  acsBlocks* B = &pw.sweep.blocks;
   acs_blocksCompute(B, p);
   for (int k=0; k < p->nblock; k++) {
     int dim = p->block_dim[k];
     pw.step[k] = (p->block_type[k] == acsBLOCK_CONTACT && dim > 1) ?
-                 tangentStep(B->G + B->adr[k], p->block_mu + 5*k, dim, omega) : 0;
+                 tangentStep(B->G + B->adr[k], p->block_mu + 5*k, dim, s->omega) : 0;
   }
-
-  // the warm start (or zero forces if better), w = M^-1 J' f, a = G f + b and their residuals:
-  // done if it already solves the problem
-  mjtNum ncp, res;
-  acs_startForces(force, pw.w, pw.a, &ncp, &res, p, model);
-  stats->residual = ncp;
-  stats->niter = 0;
-  stats->nhistory = 0;
-  if (res <= s->tolerance) {
-    return acsSTATUS_CONVERGED;
-  }
-
-  int status = -1;
-  for (int iter=0; status < 0; iter++) {
-    mju_copy(pw.fprev, force, p->nefc);
-
-    // sweep
-    for (int k=0; k < p->nblock; k++) {
-      int dim = p->block_dim[k], adr = p->block_adr[k];
-      mjtNum* f = force + adr;
-      mjtNum a[6], fold[6], df[6];
-      acs_velocityBlock(a, p, k, pw.w, force);
-      mju_copy(fold, f, dim);
-      if (!acs_updateSimpleBlock(f, a, B, p, k, omega)) {
-        updateContact(f, a, B->G + B->adr[k], B->Ginv + B->adr[k], p->block_mu + 5*k, dim,
-                      omega, pw.step[k], model);
-      }
-
-      // keep w = M^-1 J' f current
-      for (int r=0; r < dim; r++) {
-        df[r] = f[r] - fold[r];
-      }
-      acs_addYTBlock(pw.w, p, k, df);
-    }
-
-    // convergence: residual of the new iterate
-    acs_velocity(pw.a, p, pw.w, force);
-    ncp = acs_residual(p, force, pw.a, acsMODEL_NCP);
-    res = model == acsMODEL_NCP ? ncp : acs_residual(p, force, pw.a, model);
-    status = acs_iterationEnd(stats, iter, ncp, res, force, pw.fprev, p->nefc, s);
-  }
-  return status;
+  return acs_gaussSeidel(force, stats, &pw.sweep, p, s, pw.model, s->omega, s->omega, 1,
+                         pgsContact, &pw);
 }

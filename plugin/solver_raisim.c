@@ -42,27 +42,11 @@
 #define kBeta3 1.3                // growth factor while the derivative keeps its sign
 #define kMaxBisection 200         // iterations of bracketing, and of bisection
 
-typedef struct raisimWork_ {
-  mjtNum* w;                      // M^-1 J' f                                   (nv)
-  mjtNum* a;                      // G f + b                                     (nefc)
-  mjtNum* fprev;                  // force before the sweep                      (nefc)
-  acsBlocks blocks;               // diagonal blocks and their inverses
-} raisimWork;
-
-
-static void raisimLayout(raisimWork* rw, acsArena* arena, const acsProblem* p) {
-  rw->w     = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
-  rw->a     = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
-  rw->fprev = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
-  acs_blocksLayout(&rw->blocks, arena, p);
-}
-
-
 size_t acs_raisimWorkspace(const acsProblem* p, const acsSettings* s) {
   (void)s;
-  raisimWork rw;
+  acsSweep gs;
   acsArena arena = {NULL, 0};
-  raisimLayout(&rw, &arena, p);
+  acs_sweepLayout(&gs, &arena, p);
   return arena.used;
 }
 
@@ -215,49 +199,25 @@ static void updateContact(mjtNum* f, const mjtNum* a, const mjtNum* G, const mjt
 }
 
 
+// the driver's contact update; arg: the settings
+static void raisimContact(mjtNum* f, const mjtNum* a, const acsBlocks* b, const acsProblem* p,
+                          int k, mjtNum relax, void* arg) {
+  const acsSettings* s = (const acsSettings*)arg;
+  updateContact(f, a, b->G + b->adr[k], p->block_mu + 5*k, p->block_dim[k], relax,
+                s->raisim_bisection_tol);
+}
+
+
 int acs_raisimSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
                     const acsProblem* p, const acsSettings* s) {
   (void)state;
-  raisimWork rw;
+  acsSweep gs;
   acsArena arena = {work, 0};
-  raisimLayout(&rw, &arena, p);
-  acsBlocks* B = &rw.blocks;
-  acs_blocksCompute(B, p);
+  acs_sweepLayout(&gs, &arena, p);
+  acs_blocksCompute(&gs.blocks, p);
 
-  mjtNum res, ncp;
-  acs_startForces(force, rw.w, rw.a, &ncp, &res, p, acsMODEL_NCP);
-  stats->residual = res;
-  stats->niter = 0;
-  stats->nhistory = 0;
-  if (res <= s->tolerance) {
-    return acsSTATUS_CONVERGED;
-  }
-
-  mjtNum alpha = s->raisim_alpha;
-  int status = -1;
-  for (int iter=0; status < 0; iter++) {
-    mju_copy(rw.fprev, force, p->nefc);
-    for (int k=0; k < p->nblock; k++) {
-      int dim = p->block_dim[k], adr = p->block_adr[k];
-      mjtNum* f = force + adr;
-      mjtNum a[6], fold[6], df[6];
-      acs_velocityBlock(a, p, k, rw.w, force);
-      mju_copy(fold, f, dim);
-      if (!acs_updateSimpleBlock(f, a, B, p, k, alpha)) {
-        updateContact(f, a, B->G + B->adr[k], p->block_mu + 5*k, dim, alpha,
-                      s->raisim_bisection_tol);
-      }
-      for (int r=0; r < dim; r++) {
-        df[r] = f[r] - fold[r];
-      }
-      acs_addYTBlock(rw.w, p, k, df);
-    }
-
-    // NCP criterion (with primal feasibility: RaiSim's iterates can leave the cone)
-    acs_velocity(rw.a, p, rw.w, force);
-    res = acs_residual(p, force, rw.a, acsMODEL_NCP);
-    status = acs_iterationEnd(stats, iter, res, res, force, rw.fprev, p->nefc, s);
-    alpha = s->raisim_gamma * alpha + (1 - s->raisim_gamma) * s->raisim_alpha_min;
-  }
-  return status;
+  // the NCP criterion ends the iterations (with primal feasibility: RaiSim's iterates can leave
+  // the cone); the relaxation decays from raisim_alpha to raisim_alpha_min
+  return acs_gaussSeidel(force, stats, &gs, p, s, acsMODEL_NCP, s->raisim_alpha,
+                         s->raisim_alpha_min, s->raisim_gamma, raisimContact, (void*)s);
 }

@@ -209,3 +209,61 @@ int acs_updateSimpleBlock(mjtNum* f, const mjtNum* a, const acsBlocks* b, const 
     return 1;
   }
 }
+
+
+//---------------------------------- Gauss-Seidel driver -------------------------------------------
+
+void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p) {
+  gs->w     = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
+  gs->a     = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
+  gs->fprev = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
+  acs_blocksLayout(&gs->blocks, arena, p);
+}
+
+
+int acs_gaussSeidel(mjtNum* force, acsStats* stats, acsSweep* gs, const acsProblem* p,
+                    const acsSettings* s, int model, mjtNum relax, mjtNum relax_min,
+                    mjtNum gamma, acsfContactUpdate update, void* arg) {
+  // the warm start (or zero forces if better), w = M^-1 J' f, a = G f + b and their residuals:
+  // done if it already solves the problem
+  mjtNum ncp, res;
+  acs_startForces(force, gs->w, gs->a, &ncp, &res, p, model);
+  stats->residual = ncp;
+  stats->niter = 0;
+  stats->nhistory = 0;
+  if (res <= s->tolerance) {
+    return acsSTATUS_CONVERGED;
+  }
+
+  const acsBlocks* B = &gs->blocks;
+  int status = -1;
+  for (int iter=0; status < 0; iter++) {
+    mju_copy(gs->fprev, force, p->nefc);
+
+    // sweep
+    for (int k=0; k < p->nblock; k++) {
+      int dim = p->block_dim[k], adr = p->block_adr[k];
+      mjtNum* f = force + adr;
+      mjtNum a[6], fold[6], df[6];
+      acs_velocityBlock(a, p, k, gs->w, force);
+      mju_copy(fold, f, dim);
+      if (!acs_updateSimpleBlock(f, a, B, p, k, relax)) {
+        update(f, a, B, p, k, relax, arg);
+      }
+
+      // keep w = M^-1 J' f current
+      for (int r=0; r < dim; r++) {
+        df[r] = f[r] - fold[r];
+      }
+      acs_addYTBlock(gs->w, p, k, df);
+    }
+
+    // convergence: residual of the new iterate
+    acs_velocity(gs->a, p, gs->w, force);
+    ncp = acs_residual(p, force, gs->a, acsMODEL_NCP);
+    res = model == acsMODEL_NCP ? ncp : acs_residual(p, force, gs->a, model);
+    status = acs_iterationEnd(stats, iter, ncp, res, force, gs->fprev, p->nefc, s);
+    relax = gamma * relax + (1 - gamma) * relax_min;
+  }
+  return status;
+}

@@ -74,4 +74,34 @@ void acs_blocksCompute(acsBlocks* b, const acsProblem* p);
 int acs_updateSimpleBlock(mjtNum* f, const mjtNum* a, const acsBlocks* b, const acsProblem* p,
                           int k, mjtNum omega);
 
+
+//---------------------------------- Gauss-Seidel driver -------------------------------------------
+
+// the update of a contact block with friction in a Gauss-Seidel sweep: the force f of block k
+// (dim rows) from its velocity a (dim, the block's own force included), relaxed by relax; arg:
+// the solver's own data
+typedef void (*acsfContactUpdate)(mjtNum* f, const mjtNum* a, const acsBlocks* b,
+                                  const acsProblem* p, int k, mjtNum relax, void* arg);
+
+typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
+  mjtNum* w;                      // M^-1 J' f                                   (nv)
+  mjtNum* a;                      // G f + b                                     (nefc)
+  mjtNum* fprev;                  // force before the sweep                      (nefc)
+  acsBlocks blocks;               // diagonal blocks and their inverses
+} acsSweep;
+
+// carve the driver's workspace (count only when arena->base is NULL)
+void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p);
+
+// Projected block Gauss-Seidel (pgs family, raisim): from the start of a dual solve
+// (acs_startForces), sweeps over the blocks in order, each block solved against the others'
+// current forces: equalities, friction loss, limits and frictionless contacts by
+// acs_updateSimpleBlock, contacts with friction by update; after each sweep the NCP residual and
+// the residual of the law model end the iterations (acs_iterationEnd). The relaxation starts at
+// relax and moves each sweep as relax <- gamma relax + (1 - gamma) relax_min (gamma = 1: fixed).
+// The blocks of gs must be computed (acs_blocksCompute). Return an acstStatus.
+int acs_gaussSeidel(mjtNum* force, acsStats* stats, acsSweep* gs, const acsProblem* p,
+                    const acsSettings* s, int model, mjtNum relax, mjtNum relax_min,
+                    mjtNum gamma, acsfContactUpdate update, void* arg);
+
 #endif  // ACS_PLUGIN_SOLVER_UTIL_H_
