@@ -13,10 +13,7 @@
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
 #include "operator.h"
-#include "solver_admm.h"
-#include "solver_icf.h"
-#include "solver_pgs.h"
-#include "solver_raisim.h"
+#include "solvers.h"
 #include "util_errmem.h"
 
 typedef struct {

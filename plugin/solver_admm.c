@@ -49,7 +49,7 @@
 #include "cone.h"
 #include "operator.h"
 #include "residual.h"
-#include "solver_admm.h"
+#include "solvers.h"
 #include "solver_util.h"
 
 #define kPowerIterations 20       // power iteration for L = lambda_max(G~) (Pinocchio: 20)
@@ -90,7 +90,8 @@ static int islandRows(const acsProblem* p, int i) {
 }
 
 
-static void admmLayout(admmWork* aw, acsArena* arena, const acsProblem* p) {
+static void admmLayout(void* work, acsArena* arena, const acsProblem* p) {
+  admmWork* aw = (admmWork*)work;
   int nisland = islandCount(p);
   size_t nG = 0, nP = 0;
   for (int i=0; i < nisland; i++) {
@@ -133,9 +134,7 @@ static void admmLayout(admmWork* aw, acsArena* arena, const acsProblem* p) {
 size_t acs_admmWorkspace(const acsProblem* p, const acsSettings* s) {
   (void)s;
   admmWork aw;
-  acsArena arena = {NULL, 0};
-  admmLayout(&aw, &arena, p);
-  return arena.used;
+  return acs_layoutBytes(admmLayout, &aw, p);
 }
 
 

@@ -27,7 +27,7 @@
 #include "icf.h"
 #include "operator.h"
 #include "residual.h"
-#include "solver_icf.h"
+#include "solvers.h"
 #include "solver_util.h"
 
 #define kAlphaMax 1.5             // line search interval [0, 1.5] (Drake)
@@ -57,7 +57,8 @@ static int nnzM(const acsProblem* p) {
 }
 
 
-static void icfLayout(icfWork* iw, acsArena* arena, const acsProblem* p) {
+static void icfLayout(void* work, acsArena* arena, const acsProblem* p) {
+  icfWork* iw = (icfWork*)work;
   size_t nG = 0;
   for (int k=0; k < p->nblock; k++) {
     nG += (size_t)p->block_dim[k] * p->block_dim[k];
@@ -93,9 +94,7 @@ static void icfLayout(icfWork* iw, acsArena* arena, const acsProblem* p) {
 size_t acs_icfWorkspace(const acsProblem* p, const acsSettings* s) {
   (void)s;
   icfWork iw;
-  acsArena arena = {NULL, 0};
-  icfLayout(&iw, &arena, p);
-  return arena.used;
+  return acs_layoutBytes(icfLayout, &iw, p);
 }
 
 

@@ -37,7 +37,7 @@
 #include "cone.h"
 #include "operator.h"
 #include "residual.h"
-#include "solver_pgs.h"
+#include "solvers.h"
 #include "solver_util.h"
 
 typedef struct pgsWork_ {
@@ -48,7 +48,8 @@ typedef struct pgsWork_ {
 
 
 // carve the workspace (count only when arena->base is NULL)
-static void pgsLayout(pgsWork* pw, acsArena* arena, const acsProblem* p) {
+static void pgsLayout(void* work, acsArena* arena, const acsProblem* p) {
+  pgsWork* pw = (pgsWork*)work;
   acs_sweepLayout(&pw->sweep, arena, p);
   pw->step = acs_arenaAlloc(arena, p->nblock, sizeof(mjtNum));
 }
@@ -57,9 +58,7 @@ static void pgsLayout(pgsWork* pw, acsArena* arena, const acsProblem* p) {
 size_t acs_pgsWorkspace(const acsProblem* p, const acsSettings* s) {
   (void)s;
   pgsWork pw;
-  acsArena arena = {NULL, 0};
-  pgsLayout(&pw, &arena, p);
-  return arena.used;
+  return acs_layoutBytes(pgsLayout, &pw, p);
 }
 
 

@@ -33,7 +33,7 @@
 #include "cone.h"
 #include "operator.h"
 #include "residual.h"
-#include "solver_raisim.h"
+#include "solvers.h"
 #include "solver_util.h"
 
 // bracketing and bisection parameters (ContactBench's RaisimSolver defaults)
@@ -42,12 +42,16 @@
 #define kBeta3 1.3                // growth factor while the derivative keeps its sign
 #define kMaxBisection 200         // iterations of bracketing, and of bisection
 
+// the driver's workspace is all raisim needs
+static void raisimLayout(void* work, acsArena* arena, const acsProblem* p) {
+  acs_sweepLayout((acsSweep*)work, arena, p);
+}
+
+
 size_t acs_raisimWorkspace(const acsProblem* p, const acsSettings* s) {
   (void)s;
   acsSweep gs;
-  acsArena arena = {NULL, 0};
-  acs_sweepLayout(&gs, &arena, p);
-  return arena.used;
+  return acs_layoutBytes(raisimLayout, &gs, p);
 }
 
 

@@ -24,6 +24,13 @@ void* acs_arenaAlloc(acsArena* arena, size_t n, size_t elsize) {
 }
 
 
+size_t acs_layoutBytes(acsfLayout layout, void* work, const acsProblem* p) {
+  acsArena arena = {NULL, 0};
+  layout(work, &arena, p);
+  return arena.used;
+}
+
+
 
 //---------------------------------- iterations ----------------------------------------------------
 

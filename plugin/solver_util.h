@@ -22,6 +22,12 @@ typedef struct acsArena_ {
 // next 64-byte aligned chunk of n elements of size elsize (NULL when counting)
 void* acs_arenaAlloc(acsArena* arena, size_t n, size_t elsize);
 
+// a solver's workspace layout: carves its workspace struct work (counts when arena->base is NULL)
+typedef void (*acsfLayout)(void* work, acsArena* arena, const acsProblem* p);
+
+// bytes a layout carves for problem p (work: the solver's workspace struct, filled with NULLs)
+size_t acs_layoutBytes(acsfLayout layout, void* work, const acsProblem* p);
+
 
 //---------------------------------- iterations ----------------------------------------------------
 

@@ -1,0 +1,31 @@
+// Copyright 2026 The acs authors.
+//
+// The entry points of the solver families, called through the dispatch table of solver.c:
+// pgs, lcp-pgs, ccp-pgs (solver_pgs.c); admm, ccp-admm (solver_admm.c); raisim (solver_raisim.c);
+// lagged, similar (solver_icf.c). Each has the types acsfWorkspace and acsfSolve of solver.h.
+
+#ifndef ACS_PLUGIN_SOLVERS_H_
+#define ACS_PLUGIN_SOLVERS_H_
+
+#include <stddef.h>
+
+#include <mujoco/mujoco.h>
+#include <acs/acs_types.h>
+
+size_t acs_pgsWorkspace(const acsProblem* p, const acsSettings* s);
+int    acs_pgsSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
+                    const acsProblem* p, const acsSettings* s);
+
+size_t acs_admmWorkspace(const acsProblem* p, const acsSettings* s);
+int    acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
+                     const acsProblem* p, const acsSettings* s);
+
+size_t acs_raisimWorkspace(const acsProblem* p, const acsSettings* s);
+int    acs_raisimSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
+                       const acsProblem* p, const acsSettings* s);
+
+size_t acs_icfWorkspace(const acsProblem* p, const acsSettings* s);
+int    acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
+                    const acsProblem* p, const acsSettings* s);
+
+#endif  // ACS_PLUGIN_SOLVERS_H_
