@@ -69,11 +69,11 @@ static void evaluate(acsContext* ctx, const mjModel* m, mjData* d) {
 }
 
 
-// does the context's solver (or its settings) use Y = M^-1 J'
+// does the context's solver (or its settings) use Y = M^-1 J': the dual solvers (a contact law
+// other than the compliant potentials; native has none), and compliance
 static int needsY(const acsContext* ctx) {
-  int solver = ctx->settings.solver;
-  return ctx->settings.compliance > 0 ||
-         (solver != acsSOL_NATIVE && solver != acsSOL_LAGGED && solver != acsSOL_SIMILAR);
+  int model = acs_solverModel(ctx->settings.solver);
+  return ctx->settings.compliance > 0 || (model >= 0 && model != acsMODEL_COMPLIANT);
 }
 
 

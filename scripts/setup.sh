@@ -17,10 +17,11 @@ esac
 BUILD_DIR="${ACS_BUILD_DIR:-$DEFAULT_BUILD}"
 BUILD_TYPE="${ACS_BUILD_TYPE:-Release}"
 
-# Debian packages: compiler, CMake, Python venv, GLFW/OpenGL (viewer), Xvfb (viewer tests),
-# Valgrind and gdb (memory checks, debugging)
+# Debian packages: compiler, CMake, Python venv and headers (the Python package), GLFW/OpenGL and
+# libpng (viewer and its screenshots), Xvfb (viewer tests), Valgrind and gdb (memory checks,
+# debugging)
 DEB_PACKAGES="build-essential cmake pkg-config python3 python3-venv python3-pip python3-dev
-  libglfw3-dev libgl-dev xvfb xauth valgrind gdb"
+  libglfw3-dev libgl-dev libpng-dev xvfb xauth valgrind gdb"
 missing=""
 for p in $DEB_PACKAGES; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"

@@ -6,7 +6,7 @@
 //   viewer_sim.c   panes: one mjData and one acs context per solver, lock-step stepping,
 //                  reset, re-sync, model loading
 //   viewer_ui.c    layout, rendering (scenes, overlays, figures, help), keys and mouse
-//   png.c          a dependency-free PNG writer for --screenshot
+//   png.c          PNG screenshots (--screenshot) through libpng
 //   main.c         command line, GLFW window and callbacks, main loop
 
 #ifndef ACS_VIEWER_VIEWER_H_
