@@ -45,12 +45,25 @@ typedef struct {
   int    ndiverged;               // steps with status diverged (any step, warm-up included)
   int    nstatus[acsNSTATUS];     // recorded steps per status
   long   peak_rss_kb;
+  double ratio;                   // x mujoco: mean step time over the mujoco run's, the same
+                                  //   rounds; NaN without a mujoco run
+  double ratio_lo, ratio_hi;      // its spread over repeats (min, max; equal with one repeat)
+  double mean_lo, mean_hi;        // the spread of the mean step time over repeats
+
+  // the run in progress
+  int           plain;            // plain mj_step (the mujoco run)
+  acsSettings   settings;
+  acsContext*   ctx;              // the solver's (acs runs) or an evaluator (mujoco run)
+  mjData*       d;
+  int           done;             // steps taken, warm-up included
 } runResult;
 
 typedef struct {
   const char* model;
   const char* solvers;
   int steps, warmup, quiet;
+  int chunk;                      // steps per run and round
+  int repeat;                     // repeats of the whole measurement
   const char* sets[MAXSET];
   int nset;
   const char* json;
@@ -193,7 +206,8 @@ static int runSettings(acsSettings* s, const mjModel* m, const benchArgs* args, 
 }
 
 
-static void runSolver(runResult* r, const mjModel* m, const benchArgs* args, const char* name) {
+// start a run: its settings, context and data (r->ok 0 with a message if it cannot run)
+static void runStart(runResult* r, const mjModel* m, const benchArgs* args, const char* name) {
   memset(r, 0, sizeof(runResult));
   snprintf(r->solver, sizeof(r->solver), "%s", name);
   r->step_us = calloc(args->steps, sizeof(double));
@@ -218,9 +232,12 @@ static void runSolver(runResult* r, const mjModel* m, const benchArgs* args, con
   // context: the solver's (acs runs) or an evaluator (mujoco run)
   acsSettings s;
   acsContext* ctx = NULL;
+  r->plain = plain;
   if (runSettings(&s, m, args, solver, r->error, sizeof(r->error)) == 0) {
     ctx = acs_makeContext(m, &s, r->error, sizeof(r->error));
   }
+  r->settings = s;
+  r->ctx = ctx;
   if (!ctx && !plain) {
     r->ok = 0;
     return;
@@ -236,9 +253,20 @@ static void runSolver(runResult* r, const mjModel* m, const benchArgs* args, con
   }
   mju_copy(r->qpos_initial, d->qpos, m->nq);
   r->energy_initial = stateEnergy(m, d);
-  resetPeakRss();
+  r->d = d;
+}
 
-  for (int i=0; i < args->warmup + args->steps; i++) {
+
+// the next n steps of a run (warm-up steps first, not recorded)
+static void runSteps(runResult* r, const mjModel* m, const benchArgs* args, int count) {
+  mjData* d = r->d;
+  acsContext* ctx = r->ctx;
+  const acsSettings s = r->settings;
+  int plain = r->plain;
+  int end = r->done + count;
+  for (int i=r->done; r->ok && i < end; i++) {
+    r->done = i + 1;
+
     int rec = i - args->warmup;
     double solve = 0;
     int status = acsSTATUS_NATIVE;
@@ -307,14 +335,61 @@ static void runSolver(runResult* r, const mjModel* m, const benchArgs* args, con
       }
     }
   }
+}
 
-  r->peak_rss_kb = peakRssKb();
-  mju_copy(r->qpos_final, d->qpos, m->nq);
-  r->energy_final = stateEnergy(m, d);
+
+// end a run: final state, summaries; free its context and data
+static void runFinish(runResult* r, const mjModel* m) {
+  if (r->d) {
+    r->peak_rss_kb = peakRssKb();
+    mju_copy(r->qpos_final, r->d->qpos, m->nq);
+    r->energy_final = stateEnergy(m, r->d);
+  }
   summarize(&r->step_med, &r->step_mean, &r->step_p90, r->step_us, r->nstep);
   summarize(&r->solve_med, &r->solve_mean, &r->solve_p90, r->solve_us, r->nstep);
-  acs_deleteContext(ctx);
-  mj_deleteData(d);
+  acs_deleteContext(r->ctx);
+  mj_deleteData(r->d);
+  r->ctx = NULL;
+  r->d = NULL;
+}
+
+
+static void runFree(runResult* r) {
+  free(r->step_us);
+  free(r->solve_us);
+  free(r->qpos_initial);
+  free(r->qpos_final);
+}
+
+
+// the order of the runs in round k: a Williams design (a Latin square whose rows put every run
+// right after every other run equally often; its mirror image too when n is odd), so that over
+// the rounds each run goes at each place and after each other run alike: the drift of the
+// machine and the caches a run finds (cold after a long run) cost every run the same
+static void roundOrder(int* order, int n, int k) {
+  int nrow = n % 2 ? 2*n : n;
+  int row = k % nrow, shift = row % n;
+  for (int j=0; j < n; j++) {
+    // first row 0, 1, n-1, 2, n-2, ...
+    int base = j == 0 ? 0 : (j % 2 ? (j + 1) / 2 : n - j / 2);
+    order[row < n ? j : n - 1 - j] = (base + shift) % n;
+  }
+}
+
+
+// x mujoco of run r: its mean step time over the recorded steps divided by the mujoco run's (the
+// ratio of what a pipeline pays). The runs took these steps in the same rounds, next to each
+// other in time, so the machine's drift cancels
+static double roundRatio(const runResult* r, const runResult* ref, const benchArgs* args) {
+  if (!ref || !ref->ok || !r->ok || r->nstep < args->steps || ref->nstep < args->steps) {
+    return NAN;
+  }
+  double sr = 0, sref = 0;
+  for (int i=0; i < args->steps; i++) {
+    sr += r->step_us[i];
+    sref += ref->step_us[i];
+  }
+  return sr / sref;
 }
 
 
@@ -390,8 +465,9 @@ static int writeJson(const char* path, const mjModel* m, const benchArgs* args,
   jsonString(f, args->model);
   fputs(", \"mujoco_version\": ", f);
   jsonString(f, mj_versionString());
-  fprintf(f, ", \"timestep\": %.9g, \"steps\": %d, \"warmup\": %d, \"nv\": %d, \"runs\": [",
-          m->opt.timestep, args->steps, args->warmup, (int)m->nv);
+  fprintf(f, ", \"timestep\": %.9g, \"steps\": %d, \"warmup\": %d, \"chunk\": %d, "
+          "\"repeat\": %d, \"nv\": %d, \"runs\": [", m->opt.timestep, args->steps,
+          args->warmup, args->chunk, args->repeat, (int)m->nv);
   for (int i=0; i < nrun; i++) {
     const runResult* r = runs + i;
     int valid = r->ok && r->nstep > 0;
@@ -409,6 +485,17 @@ static int writeJson(const char* path, const mjModel* m, const benchArgs* args,
       continue;
     }
     jsonTiming(f, "step_us", r->step_med, r->step_mean, r->step_p90);
+    fputs(", \"step_us_mean_range\": [", f);
+    jsonNumber(f, r->mean_lo);
+    fputs(", ", f);
+    jsonNumber(f, r->mean_hi);
+    fputs("], \"x_mujoco\": {\"median\": ", f);
+    jsonNumber(f, r->ratio);
+    fputs(", \"min\": ", f);
+    jsonNumber(f, r->ratio_lo);
+    fputs(", \"max\": ", f);
+    jsonNumber(f, r->ratio_hi);
+    fputs("}", f);
     jsonTiming(f, "solve_us", r->solve_med, r->solve_mean, r->solve_p90);
     fputs(", \"steps_status\": {", f);
     for (int k=0; k < acsNSTATUS; k++) {
@@ -461,7 +548,8 @@ static int writeCsv(const char* path, const benchArgs* args, const runResult* ru
     fprintf(stderr, "acs-bench: cannot write %s\n", path);
     return -1;
   }
-  fputs("model,solver,status,steps,step_us_median,step_us_mean,step_us_p90,solve_us_median,"
+  fputs("model,solver,status,steps,step_us_median,step_us_mean,step_us_p90,x_mujoco,"
+        "x_mujoco_min,x_mujoco_max,solve_us_median,"
         "solve_us_mean,solve_us_p90,iterations_mean,iterations_max,contacts_mean,contacts_max,"
         "ncp_residual_mean,ncp_residual_max,signorini_mean,signorini_max,coulomb_mean,"
         "coulomb_max,mdp_mean,mdp_max,slip_mean,slip_max,penetration_max,energy_initial,"
@@ -477,10 +565,11 @@ static int writeCsv(const char* path, const benchArgs* args, const runResult* ru
     double nan = NAN;
     double met = r->metrics ? 1 : nan;
     csvString(f, args->model);
-    fprintf(f, ",%s,%s,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,"
+    fprintf(f, ",%s,%s,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,"
             "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.9g,%.9g,%d,%d",
             r->solver, runStatus(r), r->nstep,
-            r->step_med, r->step_mean, r->step_p90, r->solve_med, r->solve_mean, r->solve_p90,
+            r->step_med, r->step_mean, r->step_p90, r->ratio, r->ratio_lo, r->ratio_hi,
+            r->solve_med, r->solve_mean, r->solve_p90,
             r->iterations.mean, r->iterations.max, r->contacts.mean, r->contacts.max,
             met*r->residual.mean, met*r->residual.max, met*r->signorini.mean,
             met*r->signorini.max, met*r->coulomb.mean, met*r->coulomb.max, met*r->mdp.mean,
@@ -501,31 +590,32 @@ static int writeCsv(const char* path, const benchArgs* args, const runResult* ru
 
 
 static void printTable(const mjModel* m, const benchArgs* args, const runResult* runs, int nrun) {
-  double ref = NAN;
-  for (int i=0; i < nrun; i++) {
-    if (!strcmp(runs[i].solver, "mujoco") && runs[i].ok) {
-      ref = runs[i].step_med;
-    }
-  }
-  printf("model %s  (MuJoCo %s, nv %d, timestep %g s, %d steps after %d warm-up)\n",
-         args->model, mj_versionString(), (int)m->nv, m->opt.timestep, args->steps, args->warmup);
-  printf("%-8s %-8s %9s %8s %9s %7s %6s %7s %10s %10s %10s %10s %10s\n",
-         "solver", "status", "step_us", "x mujoco", "solve_us", "iters", "conv%", "contacts",
-         "ncp_mean", "ncp_max", "pen_max_m", "slip_max", "dE_J");
+  printf("model %s  (MuJoCo %s, nv %d, timestep %g s, %d steps after %d warm-up, rounds of %d, "
+         "%d repeat%s)\n", args->model, mj_versionString(), (int)m->nv, m->opt.timestep,
+         args->steps, args->warmup, args->chunk, args->repeat, args->repeat > 1 ? "s" : "");
+  printf("%-8s %-8s %9s %9s %9s %8s %7s %9s %7s %6s %7s %10s %10s %10s %10s %10s\n",
+         "solver", "status", "step_us", "median", "p90", "x mujoco", "spread", "solve_us",
+         "iters", "conv%", "contacts", "ncp_mean", "ncp_max", "pen_max_m", "slip_max", "dE_J");
   for (int i=0; i < nrun; i++) {
     const runResult* r = runs + i;
     if (!r->ok) {
       printf("%-8s error    %s\n", r->solver, r->error);
       continue;
     }
-    char conv[16] = "-";
+    char conv[16] = "-", ratio[16] = "-", spread[16] = "-";
     if (strcmp(r->solver, "mujoco") && strcmp(r->solver, "native")) {
       snprintf(conv, sizeof(conv), "%.0f", 100.0 *
                (r->nstatus[acsSTATUS_CONVERGED] + r->nstatus[acsSTATUS_EMPTY]) / r->nstep);
     }
-    printf("%-8s %-8s %9.2f %8.2f %9.2f %7.1f %6s %7.1f", r->solver, runStatus(r),
-           r->step_med, r->step_med / ref, r->solve_med, r->iterations.mean, conv,
-           r->contacts.mean);
+    if (isfinite(r->ratio)) {
+      snprintf(ratio, sizeof(ratio), "%.2f", r->ratio);
+    }
+    if (args->repeat > 1) {
+      snprintf(spread, sizeof(spread), "%.1f%%", 100 * (r->mean_hi - r->mean_lo) / r->step_mean);
+    }
+    printf("%-8s %-8s %9.2f %9.2f %9.2f %8s %7s %9.2f %7.1f %6s %7.1f", r->solver,
+           runStatus(r), r->step_mean, r->step_med, r->step_p90, ratio, spread, r->solve_mean,
+           r->iterations.mean, conv, r->contacts.mean);
     if (r->metrics) {
       printf(" %10.3g %10.3g %10.3g %10.3g", r->residual.mean, r->residual.max,
              r->penetration_max, r->slip.max);
@@ -548,12 +638,21 @@ static void printTable(const mjModel* m, const benchArgs* args, const runResult*
 static void usage(void) {
   char options[4096];
   acs_describeOptions(options, sizeof(options));
-  printf("usage: acs-bench MODEL.xml [--solvers LIST] [--steps N] [--warmup K]\n"
-         "                 [--integrator NAME] [--set key=value]... [--json FILE] [--csv FILE]\n"
-         "                 [--quiet]\n"
+  printf("usage: acs-bench MODEL.xml [--solvers LIST] [--steps N] [--warmup K] [--chunk C]\n"
+         "                 [--repeat R] [--integrator NAME] [--set key=value]... [--json FILE]\n"
+         "                 [--csv FILE] [--quiet]\n"
          "  --solvers  comma-separated: mujoco (plain mj_step), native (acs pipeline with\n"
          "             MuJoCo's solver) and acs solvers; default mujoco,native,pgs\n"
-         "  --steps    recorded steps (default 1000); --warmup: steps run first, not recorded\n"
+         "  --steps    recorded steps (default 1000); --warmup: steps each run takes first, not\n"
+         "             recorded (default 100)\n"
+         "  --chunk    the runs take turns, C steps each (default 50), in an order balanced\n"
+         "             over the rounds (each run at each place, after each other run, alike):\n"
+         "             drift hits every run alike, whatever its place in --solvers\n"
+         "  --repeat   repeat the whole measurement R times (default 1): step_us is the median\n"
+         "             of the repeats' means, spread their range\n"
+         "  step_us is the mean step time (what a pipeline pays), with the median and 90th\n"
+         "  percentile; x mujoco is the ratio of mean step times to the mujoco run's over the\n"
+         "  same rounds (with --repeat, the median over repeats)\n"
          "  --integrator  euler, rk4, implicit, implicitfast or discrete for every run (default:\n"
          "             the model's)\n"
          "  --set      an option for the acs runs, as in the model's <custom> acs_* fields;\n"
@@ -573,7 +672,7 @@ static int parseInt(const char* text, int* value) {
 
 
 int main(int argc, char** argv) {
-  benchArgs args = {NULL, "mujoco,native,pgs", 1000, 0, 0, {0}, 0, NULL, NULL, -1};
+  benchArgs args = {NULL, "mujoco,native,pgs", 1000, 100, 0, 50, 1, {0}, 0, NULL, NULL, -1};
   for (int i=1; i < argc; i++) {
     const char* a = argv[i];
     const char* v = i+1 < argc ? argv[i+1] : NULL;
@@ -595,6 +694,12 @@ int main(int argc, char** argv) {
     } else if (!strcmp(a, "--warmup")) {
       if (parseInt(argv[++i], &args.warmup)) {
         fprintf(stderr, "acs-bench: --warmup must be a non-negative integer, got '%s'\n", v);
+        return 2;
+      }
+    } else if (!strcmp(a, "--chunk") || !strcmp(a, "--repeat")) {
+      int* value = a[2] == 'c' ? &args.chunk : &args.repeat;
+      if (parseInt(argv[++i], value) || *value < 1) {
+        fprintf(stderr, "acs-bench: %s must be a positive integer, got '%s'\n", a, v);
         return 2;
       }
     } else if (!strcmp(a, "--integrator")) {
@@ -662,16 +767,87 @@ int main(int argc, char** argv) {
     m->opt.integrator = args.integrator;
   }
 
-  // runs, in the order given
-  runResult runs[MAXSOLVER];
-  int nrun = 0, failed = 0;
+  // the runs, started in the order given, then stepped in rounds of --chunk steps: every run
+  // takes its chunk of a round before any run takes the next round's, in an order that changes
+  // from round to round (roundOrder), so the machine's drift (up to 2x within seconds here) and
+  // the caches a run finds hit every run alike, and no run's figure depends on its place in
+  // --solvers. --repeat repeats
+  // the whole measurement: the figures are the median over repeats, the spread their range
   char list[1024];
+  const char* names[MAXSOLVER];
+  int nrun = 0;
   snprintf(list, sizeof(list), "%s", args.solvers);
   for (char* tok = strtok(list, ","); tok && nrun < MAXSOLVER; tok = strtok(NULL, ",")) {
-    runSolver(runs + nrun, m, &args, tok);
-    failed += !runs[nrun].ok;
-    nrun++;
+    names[nrun++] = tok;
   }
+  runResult runs[MAXSOLVER];
+  // per run and repeat: mean, median and p90 step time, x mujoco
+  int nrep = args.repeat;
+  double* means = calloc((size_t)nrun * nrep, sizeof(double));
+  double* meds = calloc((size_t)nrun * nrep, sizeof(double));
+  double* p90s = calloc((size_t)nrun * nrep, sizeof(double));
+  double* ratios = calloc((size_t)nrun * nrep, sizeof(double));
+  resetPeakRss();
+  for (int rep=0; rep < args.repeat; rep++) {
+    runResult* cur = rep == 0 ? runs : malloc(sizeof(runResult) * nrun);
+    for (int j=0; j < nrun; j++) {
+      runStart(cur + j, m, &args, names[j]);
+    }
+    int total = args.warmup + args.steps;
+    for (int start=0, round=0; start < total; start += args.chunk, round++) {
+      int count = start + args.chunk < total ? args.chunk : total - start;
+      int order[MAXSOLVER];
+      roundOrder(order, nrun, round);
+      for (int j=0; j < nrun; j++) {
+        runResult* r = cur + order[j];
+        if (r->ok && r->d) {
+          runSteps(r, m, &args, count);
+        }
+      }
+    }
+    const runResult* ref = NULL;
+    for (int j=0; j < nrun; j++) {
+      runFinish(cur + j, m);
+      if (!strcmp(cur[j].solver, "mujoco") && cur[j].ok) {
+        ref = cur + j;
+      }
+    }
+    for (int j=0; j < nrun; j++) {
+      means[j*nrep + rep] = cur[j].step_mean;
+      meds[j*nrep + rep] = cur[j].step_med;
+      p90s[j*nrep + rep] = cur[j].step_p90;
+      ratios[j*nrep + rep] = roundRatio(cur + j, ref, &args);
+    }
+    if (rep > 0) {
+      for (int j=0; j < nrun; j++) {
+        runFree(cur + j);
+      }
+      free(cur);
+    }
+  }
+  int failed = 0;
+  for (int j=0; j < nrun; j++) {
+    runResult* r = runs + j;
+    double* v[4] = {means + j*nrep, meds + j*nrep, p90s + j*nrep, ratios + j*nrep};
+    double* out[4] = {&r->step_mean, &r->step_med, &r->step_p90, &r->ratio};
+    for (int q=0; q < 4; q++) {
+      double mean, p90;
+      summarize(out[q], &mean, &p90, v[q], nrep);   // the median over repeats
+    }
+    r->mean_lo = r->mean_hi = r->step_mean;
+    r->ratio_lo = r->ratio_hi = r->ratio;
+    for (int k=0; k < nrep; k++) {
+      r->mean_lo = fmin(r->mean_lo, means[j*nrep + k]);
+      r->mean_hi = fmax(r->mean_hi, means[j*nrep + k]);
+      r->ratio_lo = fmin(r->ratio_lo, ratios[j*nrep + k]);
+      r->ratio_hi = fmax(r->ratio_hi, ratios[j*nrep + k]);
+    }
+    failed += !r->ok;
+  }
+  free(means);
+  free(meds);
+  free(p90s);
+  free(ratios);
 
   if (!args.quiet) {
     printTable(m, &args, runs, nrun);
@@ -681,10 +857,7 @@ int main(int argc, char** argv) {
   if (args.csv) ioerr |= writeCsv(args.csv, &args, runs, nrun);
 
   for (int i=0; i < nrun; i++) {
-    free(runs[i].step_us);
-    free(runs[i].solve_us);
-    free(runs[i].qpos_initial);
-    free(runs[i].qpos_final);
+    runFree(runs + i);
   }
   mj_deleteModel(m);
   return (failed || ioerr) ? 1 : 0;

@@ -90,6 +90,25 @@ with tempfile.TemporaryDirectory() as tmp:
     for name in finals[0]:
         check(finals[0][name] == finals[1][name], name + ": same qpos_final in either order")
 
+    # rounds and repeats change when runs take their steps, never the steps: the same states
+    # with rounds of 7 steps, 2 repeats, as with one round; x mujoco is exactly 1 for mujoco and
+    # the ratio of the mean step times for the others
+    finals = []
+    for extra in [["--chunk", "7", "--repeat", "2"], ["--chunk", "1000"]]:
+        subprocess.run([bench, os.path.join(shared, "humanoid.xml"), "--solvers",
+                        "mujoco,admm,pgs", "--steps", "60", "--warmup", "5", "--quiet",
+                        "--json", js] + extra, capture_output=True)
+        out = json.load(open(js))
+        finals.append({r["solver"]: r["qpos_final"] for r in out["runs"]})
+    check(finals[0] == finals[1], "same qpos_final whatever the rounds and repeats")
+    check(out["chunk"] == 1000 and out["repeat"] == 1 and out["warmup"] == 5, "chunk, repeat")
+    runs = {r["solver"]: r for r in out["runs"]}
+    check(runs["mujoco"]["x_mujoco"]["median"] == 1, "mujoco is 1 x mujoco")
+    ratio = runs["admm"]["step_us"]["mean"] / runs["mujoco"]["step_us"]["mean"]
+    check(abs(runs["admm"]["x_mujoco"]["median"] / ratio - 1) < 1e-6, "x mujoco: ratio of means")
+    check(runs["admm"]["step_us_mean_range"][0] <= runs["admm"]["step_us"]["mean"]
+          <= runs["admm"]["step_us_mean_range"][1], "mean within its range over repeats")
+
     # CSV: RFC 4180 (an error message with quotes and commas stays one field)
     proc = subprocess.run([bench, model, "--solvers", 'pgs,no"pe', "--steps", "2", "--csv", cs],
                           capture_output=True, text=True)

@@ -22,7 +22,8 @@ if len(models) < 15:
 with tempfile.TemporaryDirectory() as tmp:
     for model in models:
         out = os.path.join(tmp, "out.json")
-        proc = subprocess.run([bench, model, "--solvers", solvers, "--steps", "20", "--quiet",
+        proc = subprocess.run([bench, model, "--solvers", solvers, "--steps", "20", "--warmup", "0",
+                               "--quiet",
                                "--json", out], capture_output=True, text=True)
         if proc.returncode not in (0, 1) or not os.path.exists(out):
             print("check failed: %s: exit %d %s" % (model, proc.returncode, proc.stderr[-500:]))

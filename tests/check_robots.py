@@ -68,6 +68,7 @@ def run(scene):
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out.json")
         proc = subprocess.run([args.bench, path, "--solvers", SOLVERS, "--steps", str(args.steps),
+                               "--warmup", "0",
                                "--quiet", "--json", out], capture_output=True, text=True)
         if proc.returncode not in (0, 1) or not os.path.exists(out):
             return scene, None, "exit %d: %s" % (proc.returncode, proc.stderr[-400:])
