@@ -19,17 +19,20 @@
 // (refactorized when rho changes), so independent bodies never form one nefc x nefc matrix; a
 // larger island (a pile of stones) is never formed at all: its x-update is solved by conjugate
 // gradients on F applied through J and Y, preconditioned by the inverses of F's diagonal blocks,
-// and warm-started from the previous x. rho follows the spectral rule: rho0 = sqrt(L m) (L/m)^power with L = lambda_max(G + R)
-// by power iteration and m = eta + min(R); rho *= (L/m)^(+-factor) when the primal residual
-// |x - y| / |y| exceeds ratio times the dual residual |eta dx + rho dy| / |z| or the reverse
-// (relative residuals, as OSQP does: forces and velocities differ by a mass scale); rho stays
-// in [m, L]. The final rho starts the next solve (warm start of rho).
+// and warm-started from the previous x.
+//
+// The penalty follows the spectral rule on the scaled problem (below): rho0 = sqrt(L m) (L/m)^power
+// with L = lambda_max(G~) by power iteration and m = eta (admm_rho > 0 fixes rho instead);
+// rho *= (L/m)^factor when the primal residual max |x - y| exceeds ratio times the dual residual
+// max |eta dx + rho dy|, rho /= (L/m)^factor in the reverse case, both measured on the scaled
+// problem, whose unit diagonal makes forces and velocities comparable; rho stays in
+// [m, max(L, m)]. The final rho starts the next solve (the solver state carries it).
 //
 // The iteration runs on the problem scaled block by block, f = d_k f~ with d_k = 1/sqrt(mean of
 // diag G_kk): the scaled G~ = D G D has a unit diagonal, so one penalty suits light and heavy
 // bodies alike (a uniform scale per block keeps cones cones; box bounds scale by 1/d_k).
 //
-// The solve stops on the residual of its law (NCP or CCP, metrics.c) of the unscaled forces,
+// The solve stops on the residual of its law (NCP or CCP, residual.c) of the unscaled forces,
 // like every acs solver. ADMM's iterates are not monotone: an interrupted solve returns its best
 // iterate: the NCP's best has the lowest residual, the CCP's the lowest objective
 // 1/2 f'(G + R) f + b'f (never worse than the warm start's). The iterates are feasible, and a feasible f exceeds the
@@ -553,12 +556,11 @@ int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* w
       aw.y[r] = aw.rhs[r] - aw.z[r]/rho;
     }
     projectBlocks(aw.y, aw.y, p, aw.d, 0);
-    mjtNum rp = 0, rd = 0, fnorm = 0;
+    mjtNum rp = 0, rd = 0;
     for (int r=0; r < n; r++) {
       aw.z[r] += rho * (aw.y[r] - aw.rhs[r]);
       rp = mju_max(rp, mju_abs(aw.x[r] - aw.y[r]));
       rd = mju_max(rd, mju_abs(eta*(aw.x[r] - aw.xprev[r]) + rho*(aw.y[r] - aw.yprev[r])));
-      fnorm = mju_max(fnorm, mju_abs(aw.y[r]));
       aw.f[r] = aw.d[r] * aw.y[r];
     }
 

@@ -75,8 +75,6 @@ mjData* acst_makeData(const mjModel* m);
 // context for solver name with defaults (model configuration ignored); fails the test on error
 acsContext* acst_makeContext(const mjModel* m, const char* solver);
 
-#endif  // ACS_TESTS_TEST_UTIL_H_
-
 //---------------------------------- hand-built problems -------------------------------------------
 
 #define acstMAXDOF 32
@@ -108,3 +106,5 @@ void acst_velocity(mjtNum* a, const acsProblem* p, const mjtNum* f);
 // solve with the named solver, tolerance and iteration budget; return the status
 int acst_solve(mjtNum* force, acsStats* stats, const acsProblem* p, const char* solver,
                mjtNum tolerance, int maxiter);
+
+#endif  // ACS_TESTS_TEST_UTIL_H_

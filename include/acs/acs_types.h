@@ -238,7 +238,8 @@ typedef struct acsStats_ {
                                   //   restitution): with it, the solve added far more kinetic
                                   //   energy than the stabilization asks for (an overlap the
                                   //   model cannot resolve makes the biased problem infeasible)
-  mjtNum rho;                     // ADMM penalty at the end of the solve (1/kg)
+  mjtNum rho;                     // ADMM penalty at the end of the solve, dimensionless: relative
+                                  //   to the unit diagonal of the scaled Delassus matrix
 
   // physical criteria (computed when settings.metrics is 1; otherwise 0)
   mjtNum residual;                // NCP residual with De Saxce correction, max over blocks
