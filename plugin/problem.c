@@ -626,6 +626,11 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y) {
     p->M = Mhat;
   }
   ctx->nefc_mj = nefc_mj;
+
+  // the blocks tile the rows in order
+  acsASSERT(p->nblock == 0 || p->block_adr[0] == 0);
+  acsASSERT(p->nblock == 0 ||
+            p->block_adr[p->nblock-1] + p->block_dim[p->nblock-1] == p->nefc);
   return 0;
 }
 

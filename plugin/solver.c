@@ -71,6 +71,8 @@ void acs_solveProblem(mjtNum* force, acsStats* stats, acsSolverState* state, con
   char* base = (char*)work;
   base += (64 - ((uintptr_t)base & 63)) & 63;
 
+  acsASSERT(kImpl[settings->solver].solve != NULL);   // callers refuse native first
+  acsASSERT(((uintptr_t)base & 63) == 0);
   double t0 = acs_timeMicro();
   int status = kImpl[settings->solver].solve(force, stats, state, base, p, settings);
 

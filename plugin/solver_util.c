@@ -14,6 +14,7 @@
 #include "cone.h"
 #include "operator.h"
 #include "residual.h"
+#include "util_errmem.h"
 
 //---------------------------------- workspace arena -----------------------------------------------
 
@@ -250,6 +251,7 @@ int acs_gaussSeidel(mjtNum* force, acsStats* stats, acsSweep* gs, const acsProbl
     // sweep
     for (int k=0; k < p->nblock; k++) {
       int dim = p->block_dim[k], adr = p->block_adr[k];
+      acsASSERT(dim >= 1 && dim <= 6);   // acs_checkProblem and the assembly guarantee it
       mjtNum* f = force + adr;
       mjtNum a[6], fold[6], df[6];
       acs_velocityBlock(a, p, k, gs->w, force);

@@ -65,3 +65,9 @@ void acs_bufferFree(acsBuffer* buf) {
   buf->ptr = NULL;
   buf->cap = 0;
 }
+
+
+void acs_assertFailed(const char* cond, const char* file, int line) {
+  fprintf(stderr, "acs: internal invariant failed: %s (%s:%d)\n", cond, file, line);
+  abort();
+}

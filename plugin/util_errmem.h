@@ -1,7 +1,7 @@
 // Copyright 2026 The acs authors.
 //
-// The bottom of the library: error messages, growable buffers and the wall clock. Every other
-// file may include this one; it includes nothing of acs but the public types.
+// The bottom of the library: error messages, internal assertions, growable buffers and the wall
+// clock. Every other file may include this one; it includes nothing of acs but the public types.
 
 #ifndef ACS_PLUGIN_UTIL_ERRMEM_H_
 #define ACS_PLUGIN_UTIL_ERRMEM_H_
@@ -36,5 +36,21 @@ void acs_formatError(char* error, int error_sz, const char* format, ...)
   __attribute__((format(printf, 3, 4)))
 #endif
 ;
+
+// Internal invariants (what the code guarantees itself, never what a caller may get wrong: bad
+// input gets a message). Checked in debug and sanitizer builds (ACS_ASSERTIONS, set by CMake),
+// compiled out in release builds, like MuJoCo's mjASSERT.
+#ifdef ACS_ASSERTIONS
+  #define acsASSERT(cond) do {                                                              \
+    if (!(cond)) {                                                                          \
+      acs_assertFailed(#cond, __FILE__, __LINE__);                                          \
+    }                                                                                       \
+  } while (0)
+#else
+  #define acsASSERT(cond) ((void)0)
+#endif
+
+// print the failed invariant and abort
+void acs_assertFailed(const char* cond, const char* file, int line);
 
 #endif  // ACS_PLUGIN_UTIL_ERRMEM_H_
