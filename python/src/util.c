@@ -27,7 +27,8 @@ static _Thread_local char tMessage[acsNERROR];    // the error's message
 
 static void guardHandler(const mjLogMessage* msg) {
   if (msg->level == mjLOG_ERROR && tGuard) {
-    snprintf(tMessage, sizeof(tMessage), "%s%s%s", msg->subject, msg->body ? "\n" : "",
+    // the subject and the start of the body (acsNERROR bytes in all)
+    snprintf(tMessage, sizeof(tMessage), "%.300s%s%.200s", msg->subject, msg->body ? "\n" : "",
              msg->body ? msg->body : "");
     longjmp(*tGuard, 1);
   }
