@@ -224,9 +224,14 @@ static void testConveyor(void) {
       ENSURE_LE(maxerr, 0.01 * kBeltSpeed);
       ENSURE_LE(maxlift, 1e-6);
     } else {
-      // Similar glides while sliding: the box lifts (Sec. XI-A: non-zero v_n, normal-force
-      // transients as the slip speed changes)
-      ENSURE(maxlift > 1e-4);
+      // Similar glides while sliding: the box lifts (Sec. XI-A: its contact closes at
+      // v_n = mu |v_t|, so a box slipping at 0.5 m/s on mu = 0.7 leaves the belt at up to
+      // 0.35 m/s; measured 1.4 cm), carries less normal force and so less friction, and its speed
+      // leaves the Coulomb solution's (measured 0.37 m/s). Bounded at 1.5x what it does today,
+      // so that a change of the model shows
+      ENSURE(maxlift > 1e-3 && maxlift < 0.021);
+      ENSURE(maxerr > 0.1 && maxerr < 0.55);
+      ENSURE(nswitch >= nswitchref);
     }
     acs_deleteContext(ctx);
     mj_deleteData(d);
