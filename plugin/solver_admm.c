@@ -58,6 +58,13 @@
 #define kPowerIterations 20       // power iteration for L = lambda_max(G~) (Pinocchio: 20)
 #define kPowerTolerance 1e-3      // relative change that ends it: L enters rho as (L/m)^0.2
 #define kDenseRows 200            // largest island factorized densely (200^3/3 flops)
+
+int acs_testAdmmDenseRows = 0;
+
+// largest island factorized densely: kDenseRows, or the tests' choice
+static int denseRows(void) {
+  return acs_testAdmmDenseRows > 0 ? acs_testAdmmDenseRows : kDenseRows;
+}
 #define kCGTolerance 1e-12        // conjugate gradients: relative residual of the x-update
 #define kCGMaxIter 1000           // conjugate gradients: iteration limit
 #define kBlowup 1e4               // restart cold when the residual exceeds this times the start's
@@ -99,7 +106,7 @@ static void admmLayout(void* work, acsArena* arena, const acsProblem* p) {
   size_t nG = 0, nP = 0;
   for (int i=0; i < nisland; i++) {
     int ni = islandRows(p, i);
-    nG += ni <= kDenseRows ? (size_t)ni * ni : 0;
+    nG += ni <= denseRows() ? (size_t)ni * ni : 0;
   }
   for (int k=0; k < p->nblock; k++) {
     nP += (size_t)p->block_dim[k] * p->block_dim[k];
@@ -193,7 +200,7 @@ static void buildIslands(admmWork* aw, const acsProblem* p) {
   mju_zero(dense, p->nv);
   for (int i=0; i < nisland; i++) {
     int n = islandRows(p, i);
-    if (n > kDenseRows) {
+    if (n > denseRows()) {
       aw->island_Fadr[i] = -1;
       continue;
     }

@@ -16,6 +16,10 @@ size_t acs_pgsWorkspace(const acsProblem* p, const acsSettings* s);
 int    acs_pgsSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
                     const acsProblem* p, const acsSettings* s);
 
+// tests: > 0: the largest island ADMM factorizes densely (larger ones: conjugate gradients);
+// 0: the default (200 rows). Set before any workspace query
+extern int acs_testAdmmDenseRows;
+
 size_t acs_admmWorkspace(const acsProblem* p, const acsSettings* s);
 int    acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
                      const acsProblem* p, const acsSettings* s);

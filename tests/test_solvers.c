@@ -12,6 +12,7 @@
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
 #include "test_util.h"
+#include "solvers.h"
 
 #define G 9.81
 #define H 0.01
@@ -67,6 +68,54 @@ static void pointMass(acstProblem* t, mjtNum m, mjtNum mu, const mjtNum F[2], co
   mjtNum mus[5] = {mu, mu, 0, 0, 0};
   acst_problemInit(t, 3, M, H);
   acst_problemAdd(t, acsBLOCK_CONTACT, 3, J, b, mus, 0);
+}
+
+
+// The metrics (acs_evaluateProblem, acs_problemResidual), the project's common yardstick, on a
+// case computed by hand. A point mass of 2 kg: G = J M^-1 J' = I / 2; one contact, normal z, mu
+// 0.5, 3 mm deep. f = (10, 6, 0) lies outside the cone (|f_t| = 6 > mu f_n = 5): its distance to
+// the cone's boundary line |f_t| = mu f_n is (6 - 0.5 10) / sqrt(1 + 0.5^2) = 0.8944 N. With
+// b = (-5, 0, 0), a = G f + b = (0, 3, 0): the contact does not move along its normal
+// (Signorini |f_n a_n| = 0) and slips along x. NCP: Gamma(a) = (mu |a_t|, 0, 0) = (1.5, 0, 0),
+// a + Gamma(a) = (1.5, 3, 0) lies on the dual cone's boundary (mu 3 = 1.5), <f, a + Gamma> =
+// 15 + 18 = 33: residual max(0.894, 0, 33) = 33. CCP: a = (0, 3, 0) is 1.5 / sqrt(1.25) =
+// 1.342 from the dual cone, <f, a> = 18: residual 18. Maximum dissipation: f_t.a_t +
+// f_n |mu a_t| = 18 + 15 = 33. Not sticking (outside the cone): no slip to report. Exact up to
+// rounding (1e-12)
+static void testMetricValues(void) {
+  acstProblem t;
+  mjtNum M[9] = {2, 0, 0, 0, 2, 0, 0, 0, 2};
+  mjtNum J[9] = {0, 0, 1, 1, 0, 0, 0, 1, 0};
+  mjtNum b[3] = {-5, 0, 0}, mu[5] = {0.5, 0.5, 0, 0, 0};
+  acst_problemInit(&t, 3, M, 0.01);
+  acst_problemAdd(&t, acsBLOCK_CONTACT, 3, J, b, mu, 0);
+  t.block_pos[0] = -0.003;
+  mjtNum f[3] = {10, 6, 0}, scratch[3 + 3];
+  acsStats st;
+  memset(&st, 0, sizeof(st));
+  acs_evaluateProblem(&st, scratch, f, &t.p);
+  ENSURE_NEAR(st.residual, 33, 1e-12);
+  ENSURE_NEAR(st.coulomb, 1 / sqrt(1.25), 1e-12);
+  ENSURE_NEAR(st.signorini, 0, 1e-12);
+  ENSURE_NEAR(st.mdp, 33, 1e-12);
+  ENSURE_NEAR(st.penetration, 0.003, 1e-15);
+  ENSURE_NEAR(st.slip, 0, 1e-15);
+  ENSURE_NEAR(acs_problemResidual(scratch, f, &t.p, acsMODEL_NCP), 33, 1e-12);
+  ENSURE_NEAR(acs_problemResidual(scratch, f, &t.p, acsMODEL_CCP), 18, 1e-12);
+
+  // the solution of the same contact pressed down by 5 m/s^2 (b_n = -5, no tangential load):
+  // f = (10, 0, 0), a = 0: every criterion is zero (up to rounding)
+  mjtNum fstar[3] = {10, 0, 0};
+  memset(&st, 0, sizeof(st));
+  acs_evaluateProblem(&st, scratch, fstar, &t.p);
+  ENSURE_LE(st.residual, 1e-12);    // rounding of Y = M^-1 J' by Cholesky: 9e-15
+  ENSURE_LE(st.coulomb, 1e-12);
+  ENSURE_LE(st.signorini, 1e-12);
+  ENSURE_LE(mju_abs(st.mdp), 1e-12);
+
+  // an invalid input gives NaN and an error status, never a number
+  ENSURE(isnan(acs_problemResidual(scratch, f, &t.p, acsNMODEL)));
+  ENSURE(isnan(acs_problemResidual(NULL, f, &t.p, acsMODEL_NCP)));
 }
 
 
@@ -312,6 +361,29 @@ static void stack(acstProblem* t, mjtNum m1, mjtNum m2, mjtNum F) {
 }
 
 
+// ADMM's two x-updates agree: the conjugate-gradient path (islands above 200 rows, here forced on
+// the 6-row island of the stack by the test hook) and the dense factorization give the same
+// forces. The problem's G is nonsingular (6 rows, 6 dofs): its solution is unique, and both
+// solves reach the NCP (CCP) residual 1e-10, so their forces agree to 1e-7 N
+static void testAdmmIterativeIsland(void) {
+  const char* solvers[2] = {"admm", "ccp-admm"};
+  for (int i=0; i < 2; i++) {
+    acstProblem t;
+    stack(&t, 1, 1, 8);
+    mjtNum fdense[6] = {0}, fcg[6] = {0};
+    acsStats st;
+    solveTol(fdense, &st, &t.p, solvers[i], 1e-10);
+    acs_testAdmmDenseRows = 1;
+    solveTol(fcg, &st, &t.p, solvers[i], 1e-10);
+    acs_testAdmmDenseRows = 0;
+    for (int r=0; r < 6; r++) {
+      ENSURE_NEAR(fcg[r], fdense[r], 1e-7);
+    }
+    ENSURE(fabs(fdense[0]) > 1);   // the stack is loaded
+  }
+}
+
+
 static void testCoupledStack(void) {
   // a 1000 kg mass on a 1 kg mass, pushed with 50 N: both contacts stick; the bottom carries
   // 1001 g, the top 1000 g, both frictions -50 N. Strong coupling (G is nearly singular): the
@@ -448,12 +520,14 @@ static void testBadInput(void) {
 
 int main(int argc, char** argv) {
   static const acstTest tests[] = {
+    TEST(testMetricValues),
     TEST(testStick),
     TEST(testSlideFromRest),
     TEST(testSlideMovingAndSeparate),
     TEST(testSlideOffCenter),
     TEST(testHyperstaticBox),
     TEST(testCoupledStack),
+    TEST(testAdmmIterativeIsland),
     TEST(testOtherRows),
     TEST(testWarmStartGuard),
     TEST(testBadInput),
