@@ -7,6 +7,7 @@
 // corners of its box, and RaiSim's friction is not opposite to the slip when G_nt != 0.
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <mujoco/mujoco.h>
@@ -384,6 +385,50 @@ static void testAdmmIterativeIsland(void) {
 }
 
 
+// ADMM carries its penalty from one solve to the next (acsSolverState). With the penalty updates
+// off (admm_factor 0) a solve ends with the penalty it started with: the spectral rule from a
+// reset state, the carried penalty when there is one (and the warm start is kept), and
+// acs_defaultSolverState forgets it again. Exact: no arithmetic touches rho then
+static void testAdmmCarriedPenalty(void) {
+  acstProblem t;
+  stack(&t, 1, 1, 8);
+  acsSettings s;
+  acs_defaultSettings(&s);
+  s.solver = acsSOL_ADMM;
+  s.admm_factor = 0;
+  s.tolerance = 1e-10;
+  s.maxiter = 100000;
+  size_t sz = acs_workspaceSize(&t.p, &s);
+  void* work = malloc(sz);
+  char error[acsNERROR];
+  acsSolverState state;
+  acs_defaultSolverState(&state);
+  acsStats st;
+
+  mjtNum f[6] = {0}, fstar[6];
+  ENSURE(acs_solve(f, &st, &state, &t.p, &s, work, sz, error, sizeof(error)) ==
+         acsSTATUS_CONVERGED);
+  mjtNum spectral = st.rho;
+  ENSURE(spectral > 0 && state.admm_rho == spectral);
+  mju_copy(fstar, f, 6);
+
+  // a carried penalty starts the next solve (a warm start that is not yet the solution)
+  state.admm_rho = 7 * spectral;
+  mju_scl(f, fstar, 0.9, 6);
+  ENSURE(acs_solve(f, &st, &state, &t.p, &s, work, sz, error, sizeof(error)) ==
+         acsSTATUS_CONVERGED);
+  ENSURE(st.rho == 7 * spectral && state.admm_rho == 7 * spectral);
+
+  // a reset state starts from the spectral rule again
+  acs_defaultSolverState(&state);
+  ENSURE(isnan(state.admm_rho));
+  mju_scl(f, fstar, 0.9, 6);
+  acs_solve(f, &st, &state, &t.p, &s, work, sz, error, sizeof(error));
+  ENSURE(st.rho == spectral);
+  free(work);
+}
+
+
 static void testCoupledStack(void) {
   // a 1000 kg mass on a 1 kg mass, pushed with 50 N: both contacts stick; the bottom carries
   // 1001 g, the top 1000 g, both frictions -50 N. Strong coupling (G is nearly singular): the
@@ -528,6 +573,7 @@ int main(int argc, char** argv) {
     TEST(testHyperstaticBox),
     TEST(testCoupledStack),
     TEST(testAdmmIterativeIsland),
+    TEST(testAdmmCarriedPenalty),
     TEST(testOtherRows),
     TEST(testWarmStartGuard),
     TEST(testBadInput),
