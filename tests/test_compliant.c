@@ -72,6 +72,52 @@ static void testSphereRest(void) {
 }
 
 
+// per-geom materials and the near-rigid clamp: a 1 kg ball resting on a plane at penetration
+// m g / k for the stiffness k of its contact: the settings' 1e6 N/m; the ball's own 2e5
+// (acs_stiffness@ball); ball 2e5 and floor 3e5 in series, 2e5 3e5 / 5e5 = 1.2e5; and with
+// near_rigid, a stiffness of 1e10 clamped to the near-rigid limit 4 pi^2 / (w h^2) = 9.87e6
+// (w = 1/m: the normal passes through the ball's center; h = 2 ms). 1e-4 relative: the Newton
+// tolerance (1e-5 of the momentum) after 3 s of damped rest; measured 1e-6
+static void testMaterials(void) {
+  static const struct {
+    const char* custom;           // <custom> of the model
+    const char* stiffness;        // acs_stiffness of the settings
+    const char* near_rigid;
+    double k;                     // expected contact stiffness
+  } kCases[] = {
+    {"", "1e6", "0", 1e6},
+    {"<numeric name='acs_stiffness@ball' data='2e5'/>", "1e6", "0", 2e5},
+    {"<numeric name='acs_stiffness@ball' data='2e5'/><numeric name='acs_stiffness@floor' "
+     "data='3e5'/>", "1e6", "0", 1.2e5},
+    {"", "1e10", "1", 4*mjPI*mjPI / (0.002*0.002)},
+  };
+  for (int c=0; c < (int)(sizeof(kCases)/sizeof(kCases[0])); c++) {
+    char xml[2048];
+    snprintf(xml, sizeof(xml), "<mujoco><option timestep='0.002'/><custom>%s</custom>"
+             "<worldbody><geom name='floor' type='plane' size='1 1 .1'/><body pos='0 0 .1'>"
+             "<freejoint/><geom name='ball' type='sphere' size='.1' mass='1'/></body>"
+             "</worldbody></mujoco>", kCases[c].custom);
+    mjModel* m = acst_loadString(xml);
+    if (!m) return;
+    for (int s=0; s < 2; s++) {
+      mjData* d = acst_makeData(m);
+      const char* opt[] = {"stiffness", kCases[c].stiffness, "near_rigid", kCases[c].near_rigid,
+                           NULL};
+      acsContext* ctx = makeContext(m, kModels[s], opt);
+      run(m, d, ctx, 1500);
+      mjtNum expected = 9.81 / kCases[c].k;
+      ENSURE(d->ncon == 1);
+      ENSURE_NEAR(-d->contact[0].dist, expected, 1e-4*expected);
+      printf("  %-8s case %d: rest penetration %.6e m, m g / k = %.6e m\n", kModels[s], c,
+             -d->contact[0].dist, expected);
+      acs_deleteContext(ctx);
+      mj_deleteData(d);
+    }
+    mj_deleteModel(m);
+  }
+}
+
+
 // Hunt & Crossley restitution (linear spring, m x'' = -k x (1 + d x')): integrating
 // m v dv / (1 + d v) = -k x dx over the impact gives  -d vo - ln(1 - d vo) = d vi - ln(1 + d vi)
 // for the impact speed vi and the rebound speed vo (Marhefka and Orin); solved by bisection
@@ -385,6 +431,7 @@ static void testStiffnessSweep(void) {
 int main(int argc, char** argv) {
   static const acstTest tests[] = {
     TEST(testSphereRest),
+    TEST(testMaterials),
     TEST(testSphereBounce),
     TEST(testConveyor),
     TEST(testGliding),
