@@ -39,6 +39,7 @@
 #include <acs/acs.h>
 #include "cone.h"
 #include "context.h"
+#include "sparse.h"
 #include "mjcompat.h"
 
 #define BUF(ctx, name, type) ((type*)(ctx)->name.ptr)
@@ -48,47 +49,6 @@
 
 
 //---------------------------------- helpers -------------------------------------------------------
-
-// x <- (L'DL)^-1 x on the dofs [adr, adr+num) of one kinematic tree (mj_solveLD restricted to a
-// tree), with the factor qLD, qLDiagInv of M or of the discrete step's matrix (mjcompat.h)
-static void solveTreeLD(mjtNum* x, const mjModel* m, const mjtNum* qLD, const mjtNum* qLDiagInv,
-                        int adr, int num) {
-  const int* rownnz = m->M_rownnz;
-  const int* rowadr = m->M_rowadr;
-  const int* colind = m->M_colind;
-  int end = adr + num;
-
-  // x <- L^-T x
-  for (int i=end-1; i >= adr; i--) {
-    mjtNum xi = x[i];
-    if (rownnz[i] == 1 || xi == 0) {
-      continue;
-    }
-    int start = rowadr[i], stop = rowadr[i] + rownnz[i] - 1;
-    for (int k=start; k < stop; k++) {
-      x[colind[k]] -= qLD[k] * xi;
-    }
-  }
-
-  // x <- D^-1 x
-  for (int i=adr; i < end; i++) {
-    x[i] *= qLDiagInv[i];
-  }
-
-  // x <- L^-1 x
-  for (int i=adr; i < end; i++) {
-    int n = rownnz[i] - 1;
-    if (n > 0) {
-      int start = rowadr[i];
-      mjtNum s = 0;
-      for (int k=0; k < n; k++) {
-        s += qLD[start+k] * x[colind[start+k]];
-      }
-      x[i] -= s;
-    }
-  }
-}
-
 
 // x[col] += coef * (MuJoCo efc row) over its non-zeros (dense Jacobian: over the npat columns
 //   pat, which hold all its non-zeros)
@@ -500,8 +460,8 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y) {
     if (flg_Y) {
       for (int q=0; q < nkeep; q++) {
         for (int a=0; a < ntr; a++) {
-          solveTreeLD(X + (size_t)keep[q]*nv, m, qLD, qLDiagInv, m->tree_dofadr[trees[a]],
-                      m->tree_dofnum[trees[a]]);
+          acs_solveLD(X + (size_t)keep[q]*nv, m->M_rownnz, m->M_rowadr, m->M_colind, qLD,
+                      qLDiagInv, m->tree_dofadr[trees[a]], m->tree_dofnum[trees[a]]);
         }
       }
     }
@@ -750,7 +710,7 @@ void acs_writeForces(const acsContext* ctx, const mjModel* m, mjData* d, const m
   for (int t=0; t < m->ntree; t++) {
     int adr = m->tree_dofadr[t], num = m->tree_dofnum[t];
     if (tree_rows[t]) {
-      solveTreeLD(d->qacc, m, qLD, qLDiagInv, adr, num);
+      acs_solveLD(d->qacc, m->M_rownnz, m->M_rowadr, m->M_colind, qLD, qLDiagInv, adr, num);
       mju_addTo(d->qacc + adr, d->qacc_smooth + adr, num);
     } else {
       mju_copy(d->qacc + adr, qacc_mj + adr, num);

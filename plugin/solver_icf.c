@@ -29,6 +29,7 @@
 #include "residual.h"
 #include "solvers.h"
 #include "solver_util.h"
+#include "sparse.h"
 
 #define kAlphaMax 1.5             // line search interval [0, 1.5] (Drake)
 #define kLineTolerance 1e-8       // line search: |l'(alpha)| <= tol |l'(0)| (Drake)
@@ -306,26 +307,7 @@ static void factorHessian(icfWork* iw, const acsProblem* p, int flg_contact) {
 
 // x <- (L' D L)^-1 x with the factor of factorHessian
 static void solveFactor(mjtNum* x, const icfWork* iw, const acsProblem* p) {
-  int nv = p->nv;
-  for (int i=nv-1; i >= 0; i--) {
-    mjtNum xi = x[i];
-    if (xi == 0) continue;
-    int start = p->M_rowadr[i], end = start + p->M_rownnz[i] - 1;
-    for (int adr=start; adr < end; adr++) {
-      x[p->M_colind[adr]] -= iw->H[adr] * xi;
-    }
-  }
-  for (int i=0; i < nv; i++) {
-    x[i] *= iw->Dinv[i];
-  }
-  for (int i=0; i < nv; i++) {
-    int start = p->M_rowadr[i], n = p->M_rownnz[i] - 1;
-    mjtNum s = 0;
-    for (int j=0; j < n; j++) {
-      s += iw->H[start+j] * x[p->M_colind[start+j]];
-    }
-    x[i] -= s;
-  }
+  acs_solveLD(x, p->M_rownnz, p->M_rowadr, p->M_colind, iw->H, iw->Dinv, 0, p->nv);
 }
 
 
