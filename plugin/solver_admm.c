@@ -305,72 +305,37 @@ static void factorIslands(admmWork* aw, const acsProblem* p, mjtNum diag) {
 }
 
 
+// an island's x-update for acs_pcg: F applied through J and Y, the inverses of F's diagonal
+// blocks as the preconditioner
+typedef struct {
+  admmWork*         aw;
+  const acsProblem* p;
+  int               island;
+} islandSolve;
+
+static void islandMul(mjtNum* out, const mjtNum* in, void* arg) {
+  islandSolve* is = (islandSolve*)arg;
+  islandMatvec(out, is->aw, is->p, is->island, in, is->aw->sigma);
+}
+
+static void islandPrecond(mjtNum* out, const mjtNum* in, void* arg) {
+  islandSolve* is = (islandSolve*)arg;
+  const acsProblem* p = is->p;
+  for (int k=0; k < p->nblock; k++) {      // block by block
+    if ((p->block_island ? p->block_island[k] : 0) == is->island) {
+      int adr = p->block_adr[k], dim = p->block_dim[k];
+      mju_mulMatVec(out + adr, is->aw->Pinv + is->aw->Padr[k], in + adr, dim, dim);
+    }
+  }
+}
+
+
 // x = F^-1 v on island i by preconditioned conjugate gradients, from the x given
 static void solveIterative(mjtNum* x, admmWork* aw, const acsProblem* p, int i,
                            const mjtNum* v) {
-  int n = islandRows(p, i);
-  const int* rows = aw->island_rows + aw->island_start[i];
-  mjtNum *r = aw->cr, *pp = aw->cp, *q = aw->cq, *z = aw->cz;
-
-  // r = v - F x, z = P r, p = z
-  islandMatvec(q, aw, p, i, x, aw->sigma);
-  mjtNum vnorm = 0;
-  for (int j=0; j < n; j++) {
-    int row = rows[j];
-    r[row] = v[row] - q[row];
-    vnorm += v[row] * v[row];
-  }
-  vnorm = mju_sqrt(vnorm);
-  for (int k=0; k < p->nblock; k++) {      // preconditioner, block by block
-    if ((p->block_island ? p->block_island[k] : 0) == i) {
-      int adr = p->block_adr[k], dim = p->block_dim[k];
-      mju_mulMatVec(z + adr, aw->Pinv + aw->Padr[k], r + adr, dim, dim);
-    }
-  }
-  mjtNum rz = 0;
-  for (int j=0; j < n; j++) {
-    pp[rows[j]] = z[rows[j]];
-    rz += r[rows[j]] * z[rows[j]];
-  }
-
-  for (int it=0; it < kCGMaxIter; it++) {
-    mjtNum rnorm = 0;
-    for (int j=0; j < n; j++) {
-      rnorm += r[rows[j]] * r[rows[j]];
-    }
-    if (mju_sqrt(rnorm) <= kCGTolerance * vnorm || rz <= 0) {
-      break;
-    }
-    islandMatvec(q, aw, p, i, pp, aw->sigma);
-    mjtNum pq = 0;
-    for (int j=0; j < n; j++) {
-      pq += pp[rows[j]] * q[rows[j]];
-    }
-    if (pq <= 0) {
-      break;
-    }
-    mjtNum alpha = rz / pq;
-    for (int j=0; j < n; j++) {
-      int row = rows[j];
-      x[row] += alpha * pp[row];
-      r[row] -= alpha * q[row];
-    }
-    for (int k=0; k < p->nblock; k++) {
-      if ((p->block_island ? p->block_island[k] : 0) == i) {
-        int adr = p->block_adr[k], dim = p->block_dim[k];
-        mju_mulMatVec(z + adr, aw->Pinv + aw->Padr[k], r + adr, dim, dim);
-      }
-    }
-    mjtNum rznew = 0;
-    for (int j=0; j < n; j++) {
-      rznew += r[rows[j]] * z[rows[j]];
-    }
-    mjtNum beta = rznew / rz;
-    rz = rznew;
-    for (int j=0; j < n; j++) {
-      pp[rows[j]] = z[rows[j]] + beta * pp[rows[j]];
-    }
-  }
+  islandSolve is = {aw, p, i};
+  acs_pcg(x, v, aw->island_rows + aw->island_start[i], islandRows(p, i), islandMul,
+          islandPrecond, &is, aw->cr, aw->cp, aw->cq, aw->cz, kCGTolerance, kCGMaxIter);
 }
 
 

@@ -45,6 +45,7 @@ typedef struct icfWork_ {
   mjtNum *vc, *dvc, *gamma, *gtry; // constraint space                        (nefc)
   mjtNum *u, *du, *grad, *Mu, *Mdu, *w; // dof space                         (nv)
   mjtNum *cr, *cp, *cq, *cz;      // conjugate gradients                      (nv)
+  mjtNum *cv;                     // their right-hand side -grad              (nv)
   mjtNum *H, *Dinv;               // factor in M's pattern                    (nC), (nv)
   mjtNum *Jl, *GJ;                // block-local dense J and G J              (6 nv)
   int*    local;                  // dof -> position in the block's pattern   (nv)
@@ -84,6 +85,7 @@ static void icfLayout(void* work, acsArena* arena, const acsProblem* p) {
   iw->cp    = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
   iw->cq    = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
   iw->cz    = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
+  iw->cv    = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
   iw->H     = acs_arenaAlloc(arena, p->M ? nnzM(p) : 0, sizeof(mjtNum));
   iw->Dinv  = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
   iw->Jl    = acs_arenaAlloc(arena, 6*(size_t)nv, sizeof(mjtNum));
@@ -339,6 +341,24 @@ static void mulH(mjtNum* out, icfWork* iw, const acsProblem* p, const mjtNum* v)
 }
 
 
+// the Newton system for acs_pcg: H applied through M, J and G, the factor as preconditioner
+typedef struct {
+  icfWork*          iw;
+  const acsProblem* p;
+} icfSolve;
+
+static void icfMul(mjtNum* out, const mjtNum* in, void* arg) {
+  icfSolve* is = (icfSolve*)arg;
+  mulH(out, is->iw, is->p, in);
+}
+
+static void icfPrecond(mjtNum* out, const mjtNum* in, void* arg) {
+  icfSolve* is = (icfSolve*)arg;
+  mju_copy(out, in, is->p->nv);
+  solveFactor(out, is->iw, is->p);
+}
+
+
 // du = -H^-1 grad: the factor solves it when H lies in M's pattern, otherwise it preconditions
 // conjugate gradients
 static void newtonStep(icfWork* iw, const acsProblem* p) {
@@ -349,34 +369,10 @@ static void newtonStep(icfWork* iw, const acsProblem* p) {
     return;
   }
 
-  mjtNum *x = iw->du, *r = iw->cr, *pp = iw->cp, *q = iw->cq, *z = iw->cz;
-  mulH(q, iw, p, x);
-  mjtNum bnorm = mju_norm(iw->grad, nv);
-  for (int i=0; i < nv; i++) {
-    r[i] = -iw->grad[i] - q[i];
-  }
-  mju_copy(z, r, nv);
-  solveFactor(z, iw, p);
-  mju_copy(pp, z, nv);
-  mjtNum rz = mju_dot(r, z, nv);
-  for (int it=0; it < kCGMaxIter && mju_norm(r, nv) > kCGTolerance * bnorm && rz > 0; it++) {
-    mulH(q, iw, p, pp);
-    mjtNum pq = mju_dot(pp, q, nv);
-    if (pq <= 0) {
-      break;
-    }
-    mjtNum alpha = rz / pq;
-    mju_addToScl(x, pp, alpha, nv);
-    mju_addToScl(r, q, -alpha, nv);
-    mju_copy(z, r, nv);
-    solveFactor(z, iw, p);
-    mjtNum rznew = mju_dot(r, z, nv);
-    mjtNum beta = rznew / rz;
-    rz = rznew;
-    for (int i=0; i < nv; i++) {
-      pp[i] = z[i] + beta * pp[i];
-    }
-  }
+  icfSolve is = {iw, p};
+  mju_scl(iw->cv, iw->grad, -1, nv);
+  acs_pcg(iw->du, iw->cv, NULL, nv, icfMul, icfPrecond, &is, iw->cr, iw->cp, iw->cq, iw->cz,
+          kCGTolerance, kCGMaxIter);
 }
 
 

@@ -276,3 +276,70 @@ int acs_gaussSeidel(mjtNum* force, acsStats* stats, acsSweep* gs, const acsProbl
   }
   return status;
 }
+
+
+//---------------------------------- conjugate gradients -------------------------------------------
+
+// a . b over the entries (rows NULL: the first n, by MuJoCo's mju_dot)
+static mjtNum dotEntries(const mjtNum* a, const mjtNum* b, const int* rows, int n) {
+  if (!rows) {
+    return mju_dot(a, b, n);
+  }
+  mjtNum s = 0;
+  for (int j=0; j < n; j++) {
+    s += a[rows[j]] * b[rows[j]];
+  }
+  return s;
+}
+
+
+// x += s y over the entries
+static void addToSclEntries(mjtNum* x, const mjtNum* y, mjtNum s, const int* rows, int n) {
+  if (!rows) {
+    mju_addToScl(x, y, s, n);
+    return;
+  }
+  for (int j=0; j < n; j++) {
+    x[rows[j]] += s * y[rows[j]];
+  }
+}
+
+
+int acs_pcg(mjtNum* x, const mjtNum* v, const int* rows, int n, acsfOperator mul,
+            acsfOperator precond, void* arg, mjtNum* r, mjtNum* p, mjtNum* q, mjtNum* z,
+            mjtNum tol, int maxiter) {
+  // r = v - A x, z = P r, p = z
+  mul(q, x, arg);
+  for (int j=0; j < n; j++) {
+    int e = rows ? rows[j] : j;
+    r[e] = v[e] - q[e];
+  }
+  mjtNum vnorm = mju_sqrt(dotEntries(v, v, rows, n));
+  precond(z, r, arg);
+  for (int j=0; j < n; j++) {
+    int e = rows ? rows[j] : j;
+    p[e] = z[e];
+  }
+  mjtNum rz = dotEntries(r, z, rows, n);
+
+  int it = 0;
+  for (; it < maxiter && mju_sqrt(dotEntries(r, r, rows, n)) > tol * vnorm && rz > 0; it++) {
+    mul(q, p, arg);
+    mjtNum pq = dotEntries(p, q, rows, n);
+    if (pq <= 0) {
+      break;
+    }
+    mjtNum alpha = rz / pq;
+    addToSclEntries(x, p, alpha, rows, n);
+    addToSclEntries(r, q, -alpha, rows, n);
+    precond(z, r, arg);
+    mjtNum rznew = dotEntries(r, z, rows, n);
+    mjtNum beta = rznew / rz;
+    rz = rznew;
+    for (int j=0; j < n; j++) {
+      int e = rows ? rows[j] : j;
+      p[e] = z[e] + beta * p[e];
+    }
+  }
+  return it;
+}

@@ -110,4 +110,19 @@ int acs_gaussSeidel(mjtNum* force, acsStats* stats, acsSweep* gs, const acsProbl
                     const acsSettings* s, int model, mjtNum relax, mjtNum relax_min,
                     mjtNum gamma, acsfContactUpdate update, void* arg);
 
+
+//---------------------------------- conjugate gradients -------------------------------------------
+
+// out = A in (or P in) on the entries of a conjugate-gradient solve; arg: the solver's data
+typedef void (*acsfOperator)(mjtNum* out, const mjtNum* in, void* arg);
+
+// Preconditioned conjugate gradients for A x = v (A symmetric positive definite, P its
+// preconditioner) from the x given, over the entries rows[0..n) of full-length vectors (an
+// island's rows; rows NULL: the entries 0..n-1, with MuJoCo's vector operations). r, p, q, z:
+// scratch, as long as x. Stops when |r| <= tol |v|, after maxiter iterations, or when a curvature
+// is not positive. Return the iterations taken.
+int acs_pcg(mjtNum* x, const mjtNum* v, const int* rows, int n, acsfOperator mul,
+            acsfOperator precond, void* arg, mjtNum* r, mjtNum* p, mjtNum* q, mjtNum* z,
+            mjtNum tol, int maxiter);
+
 #endif  // ACS_PLUGIN_SOLVER_UTIL_H_
