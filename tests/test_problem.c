@@ -1,0 +1,173 @@
+// Copyright 2026 The acs authors.
+//
+// Assembly of the contact problem (problem.c) against rows derived by hand: a 1 kg ball of radius
+// 0.1 m on a plane (free joint at the identity orientation, so its angular velocity is in the
+// world frame). The velocity of the contact point p (relative to the ball's center) along a unit
+// direction u is u.v + w.(p x u): the row of u is [u, p x u]. With M = diag(1, 1, 1, I, I, I),
+// I = 2/5 m r^2 = 0.004 kg m^2, the Delassus diagonal of that row is |u|^2 + |p x u|^2 / I.
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <mujoco/mujoco.h>
+#include <acs/acs.h>
+#include "context.h"
+#include "test_util.h"
+
+#define R_BALL 0.1
+#define I_BALL 0.004
+#define H 0.002
+
+static mjModel* ballModel(int cone) {
+  mjModel* m = acst_loadString(
+      "<mujoco><option timestep='0.002'/><worldbody><geom type='plane' size='1 1 .1'/>"
+      "<body pos='0 0 .1'><freejoint/><geom type='sphere' size='.1' mass='1' margin='.01'/>"
+      "</body></worldbody></mujoco>");
+  if (m) {
+    m->opt.cone = cone;
+  }
+  return m;
+}
+
+
+// the problem of the ball at height z with velocity qvel (6), after acs_forward
+static const acsProblem* ballProblem(mjData* d, const mjModel* m, acsContext* ctx, mjtNum z,
+                                     const mjtNum qvel[6]) {
+  d->qpos[2] = z;
+  mju_copy(d->qvel, qvel, 6);
+  ENSURE(acs_forward(m, d, ctx) != acsSTATUS_ERROR);
+  return &ctx->problem;
+}
+
+
+// row r of J, dense (6 dofs)
+static void denseRow(mjtNum out[6], const acsProblem* p, int r) {
+  mju_zero(out, 6);
+  for (int i=0; i < p->J_rownnz[r]; i++) {
+    out[p->J_colind[p->J_rowadr[r] + i]] = p->J[p->J_rowadr[r] + i];
+  }
+}
+
+
+static void testRows(void) {
+  // the rows in acs's contact frame (normal, tangent, tangent) are [u, p x u] for the frame's
+  // axes u: with the pyramidal cone (MuJoCo's rows n +- mu t decoded) as with the elliptic one
+  // (MuJoCo's own frame rows); exact up to rounding (1e-12)
+  for (int cone=mjCONE_PYRAMIDAL; cone <= mjCONE_ELLIPTIC; cone++) {
+    mjModel* m = ballModel(cone);
+    if (!m) return;
+    mjData* d = mj_makeData(m);
+    acsContext* ctx = acst_makeContext(m, "pgs");
+    mjtNum qvel[6] = {0.3, -0.2, 0, 1, 2, 3};
+    const acsProblem* p = ballProblem(d, m, ctx, R_BALL - 0.001, qvel);
+    ENSURE(d->ncon == 1 && p->nblock == 1 && p->nefc == 3 && p->block_dim[0] == 3);
+    mjtNum pos[3];
+    mju_sub3(pos, d->contact[0].pos, d->xpos + 3);
+    for (int k=0; k < 3 && p->nefc == 3; k++) {
+      const mjtNum* u = d->contact[0].frame + 3*k;
+      mjtNum row[6], expected[6];
+      mju_copy3(expected, u);
+      mju_cross(expected + 3, pos, u);
+      denseRow(row, p, k);
+      for (int c=0; c < 6; c++) {
+        ENSURE_NEAR(row[c], expected[c], 1e-12);
+      }
+      // the start-of-step velocity of the row: J qvel
+      ENSURE_NEAR(p->vel[k], mju_dot(expected, qvel, 6), 1e-12);
+    }
+    acs_deleteContext(ctx);
+    mj_deleteData(d);
+    mj_deleteModel(m);
+  }
+}
+
+
+// b of the normal row for the ball at height z and normal speed vz, with settings s
+static mjtNum normalBias(const acsSettings* s, mjtNum z, mjtNum vz, mjtNum* phi) {
+  *phi = NAN;
+  mjModel* m = ballModel(mjCONE_ELLIPTIC);
+  if (!m) return NAN;
+  mjData* d = mj_makeData(m);
+  char error[acsNERROR];
+  acsContext* ctx = acs_makeContext(m, s, error, sizeof(error));
+  mjtNum qvel[6] = {0, 0, vz, 0, 0, 0};
+  const acsProblem* p = ballProblem(d, m, ctx, z, qvel);
+  mjtNum b = p->nefc ? p->b[0] : NAN;
+  *phi = p->nblock ? p->block_pos[0] : NAN;
+  acs_deleteContext(ctx);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+  return b;
+}
+
+
+static void testBias(void) {
+  // b = v/h + J qacc_smooth - v*/h on the normal row (J qacc_smooth = -g), with the bias
+  // velocity v* of each branch (h = 2 ms, slop 1e-4, baumgarte 0.2, max_correction 1 m/s):
+  //   a gap phi >= 0 (inside the margin):  v* = -phi / h (close it in one step, not more)
+  //   within the slop:                     v* = 0
+  //   deeper:                              v* = -baumgarte (phi + slop) / h
+  //   much deeper:                         v* = max_correction
+  //   an impact faster than restitution_vel with restitution e: v* = max(that, -e v)
+  // exact up to the rounding of the contact distance (1e-9 of b)
+  acsSettings s;
+  acs_defaultSettings(&s);
+  s.solver = acsSOL_PGS;
+  const mjtNum g = 9.81;
+  struct { mjtNum depth, vz, restitution, vstar; } cases[] = {
+    {-0.001, 0, 0, NAN},          // gap 1 mm: v* = -phi / h
+    {5e-5, 0, 0, 0},              // within the slop
+    {0.001, 0, 0, NAN},           // Baumgarte
+    {0.02, 0, 0, 1},              // capped at max_correction
+    {5e-5, -2, 0.5, 1},           // restitution: -e v = 1 m/s
+  };
+  for (int c=0; c < 5; c++) {
+    s.restitution = cases[c].restitution;
+    mjtNum phi = NAN;
+    mjtNum b = normalBias(&s, R_BALL - cases[c].depth, cases[c].vz, &phi);
+    mjtNum vstar = cases[c].vstar;
+    if (isnan(vstar)) {
+      vstar = phi >= 0 ? -phi / H : -s.baumgarte * (phi + s.slop) / H;
+    }
+    ENSURE_NEAR(phi, -cases[c].depth, 1e-9);
+    ENSURE_NEAR(b, cases[c].vz / H - g - vstar / H, 1e-9 * fabs(b));
+  }
+}
+
+
+static void testCompliance(void) {
+  // R = compliance * diag(J M^-1 J'): normal row |n|^2 / m = 1; tangent rows 1 + |p x t|^2 / I
+  // = 1 + pz^2 / I (3.5 at pz = -0.1); 1e-12
+  acsSettings s;
+  acs_defaultSettings(&s);
+  s.solver = acsSOL_PGS;
+  s.compliance = 0.1;
+  mjModel* m = ballModel(mjCONE_ELLIPTIC);
+  if (!m) return;
+  mjData* d = mj_makeData(m);
+  char error[acsNERROR];
+  acsContext* ctx = acs_makeContext(m, &s, error, sizeof(error));
+  mjtNum qvel[6] = {0};
+  const acsProblem* p = ballProblem(d, m, ctx, R_BALL - 0.001, qvel);
+  mjtNum pz = d->contact[0].pos[2] - d->xpos[5];
+  ENSURE(p->R && p->nefc == 3);
+  if (p->R && p->nefc == 3) {
+    ENSURE_NEAR(p->R[0], 0.1, 1e-12);
+    ENSURE_NEAR(p->R[1], 0.1 * (1 + pz*pz / I_BALL), 1e-12);
+    ENSURE_NEAR(p->R[2], 0.1 * (1 + pz*pz / I_BALL), 1e-12);
+  }
+  acs_deleteContext(ctx);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+
+int main(int argc, char** argv) {
+  acstTest tests[] = {
+    TEST(testRows),
+    TEST(testBias),
+    TEST(testCompliance),
+  };
+  return acst_main(argc, argv, tests, sizeof(tests)/sizeof(tests[0]));
+}
