@@ -160,16 +160,35 @@ static int nextStamp(acsContext* ctx, int* dofmark, int nv, int* treemark, int n
 
 //---------------------------------- assembly ------------------------------------------------------
 
-int acs_buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y) {
-  const acsSettings* s = &ctx->settings;
-  int nefc_mj = d->nefc, nv = m->nv, ntree = m->ntree;
-  int pyramid = mj_isPyramidal(m), sparse = mj_isSparse(m);
-  mjtNum h = m->opt.timestep;
-  const mjtNum *qLD, *qLDiagInv;
-  acs_mjStepFactor(&qLD, &qLDiagInv, m, d);
+// the assembly of one step's problem: its inputs and the counts so far
+typedef struct {
+  acsContext*        ctx;
+  const mjModel*     m;
+  mjData*            d;
+  const acsSettings* s;
+  int                nv, ntree, sparse, pyramid, flg_Y;
+  mjtNum             h;
+  const mjtNum      *qLD, *qLDiagInv;   // the factor of M (or of the discrete step's matrix)
+  int                nblock, nrow, nnzJ, nnzY;
+} assembly;
 
-  // per-block and per-row arrays: at most one block and one acs row per MuJoCo row
-  int nmax = nefc_mj > 0 ? nefc_mj : 1;
+// the block being assembled from MuJoCo's rows [i, i + nmj)
+typedef struct {
+  int           i, nmj;           // its MuJoCo rows
+  int           type, id;         // MuJoCo's constraint type and object id
+  int           btype, dim;       // acs block kind and rows (contact frame)
+  int           pyrcontact;       // a pyramidal contact with friction: rows to decode
+  const mjtNum* mu;               // contact friction, NULL otherwise
+  int           ntr;              // the trees it touches (tree_list)
+  int           nJpat, nYpat;     // its column pattern (dof_list), the dofs of its trees
+  mjtNum        v0[6];            // the velocity of its rows at the start of the step
+  int           keep[6], nkeep;   // the rows kept (some act on no dof)
+  mjtNum        phi;              // signed distance (contacts, limits)
+} blockAsm;
+
+
+// step 1: buffers for at most one block and one acs row per MuJoCo row; -1 when out of memory
+static int reserveBuffers(acsContext* ctx, int nmax, int nv, int ntree) {
   if (acs_bufferReserve(&ctx->mem, &ctx->block_type, nmax, sizeof(int)) ||
       acs_bufferReserve(&ctx->mem, &ctx->block_dim, nmax, sizeof(int)) ||
       acs_bufferReserve(&ctx->mem, &ctx->block_adr, nmax, sizeof(int)) ||
@@ -209,308 +228,367 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y) {
       acs_bufferReserve(&ctx->mem, &ctx->island_nefc, nmax, sizeof(int))) {
     return -1;
   }
+  return 0;
+}
 
-  int* block_type = BUF(ctx, block_type, int);
-  int* block_dim = BUF(ctx, block_dim, int);
-  int* block_adr = BUF(ctx, block_adr, int);
-  int* block_id = BUF(ctx, block_id, int);
-  int* block_efcadr = BUF(ctx, block_efcadr, int);
-  mjtNum* block_mu = BUF(ctx, block_mu, mjtNum);
-  mjtNum* block_floss = BUF(ctx, block_floss, mjtNum);
-  mjtNum* block_pos = BUF(ctx, block_pos, mjtNum);
-  mjtNum* b = BUF(ctx, b, mjtNum);
-  mjtNum* vel = BUF(ctx, vel, mjtNum);
-  mjtNum* vfree = BUF(ctx, vfree, mjtNum);
-  mjtNum* rowpos = BUF(ctx, pos, mjtNum);
-  mjtNum* block_k = BUF(ctx, block_stiffness, mjtNum);
-  mjtNum* block_d = BUF(ctx, block_dissipation, mjtNum);
-  mjtNum* R = BUF(ctx, R, mjtNum);
-  int* J_rownnz = BUF(ctx, J_rownnz, int);
-  int* J_rowadr = BUF(ctx, J_rowadr, int);
-  int* Y_rownnz = BUF(ctx, Y_rownnz, int);
-  int* Y_rowadr = BUF(ctx, Y_rowadr, int);
-  int* row_efc = BUF(ctx, row_efc, int);
-  mjtNum* vstab = BUF(ctx, vstab, mjtNum);
-  mjtNum* X = BUF(ctx, dofvec, mjtNum);
+
+// step 2: the block kind and MuJoCo rows of the constraint starting at row i
+static void blockKind(blockAsm* blk, const mjData* d, int i, int pyramid) {
+  int nefc_mj = d->nefc;
+  int type = d->efc_type[i], id = d->efc_id[i];
+  blk->i = i;
+  blk->type = type;
+  blk->id = id;
+  blk->mu = NULL;
+  switch ((mjtConstraint) type) {
+  case mjCNSTR_EQUALITY:
+    blk->btype = acsBLOCK_EQUALITY;
+    blk->dim = 1;
+    // an equality's rows form one block of at most 6 (a flex equality has one row per edge:
+    // consecutive blocks of 6)
+    while (blk->dim < 6 && i+blk->dim < nefc_mj && d->efc_type[i+blk->dim] == mjCNSTR_EQUALITY &&
+           d->efc_id[i+blk->dim] == id) {
+      blk->dim++;
+    }
+    blk->nmj = blk->dim;
+    break;
+  case mjCNSTR_FRICTION_DOF:
+  case mjCNSTR_FRICTION_TENDON:
+    blk->btype = acsBLOCK_FRICTION;
+    blk->dim = blk->nmj = 1;
+    break;
+  case mjCNSTR_LIMIT_JOINT:
+  case mjCNSTR_LIMIT_TENDON:
+    blk->btype = acsBLOCK_LIMIT;
+    blk->dim = blk->nmj = 1;
+    break;
+  default:   // contacts: frictionless, pyramidal, elliptic
+    blk->btype = acsBLOCK_CONTACT;
+    blk->dim = d->contact[id].dim;
+    blk->nmj = (type == mjCNSTR_CONTACT_FRICTIONLESS) ? 1 : contactRowsMj(blk->dim, pyramid);
+    if (type == mjCNSTR_CONTACT_FRICTIONLESS) blk->dim = 1;
+    blk->mu = d->contact[id].friction;
+    break;
+  }
+  blk->pyrcontact = (blk->btype == acsBLOCK_CONTACT && type == mjCNSTR_CONTACT_PYRAMIDAL &&
+                     blk->dim > 1);
+}
+
+
+// step 3: the block's column pattern (the union of its MuJoCo rows, in dof order) and the trees
+// it touches (in dof order); marks the trees that have constraint rows
+static void blockPattern(assembly* as, blockAsm* blk) {
+  acsContext* ctx = as->ctx;
+  const mjModel* m = as->m;
+  const mjData* d = as->d;
+  int nv = as->nv, sparse = as->sparse;
   int* pat = BUF(ctx, dof_list, int);
   int* dofmark = BUF(ctx, dof_mark, int);
   int* treemark = BUF(ctx, tree_mark, int);
   int* trees = BUF(ctx, tree_list, int);
-  int* parent = BUF(ctx, tree_parent, int);
   int* tree_rows = BUF(ctx, tree_rows, int);
-  memset(tree_rows, 0, (ntree > 0 ? ntree : 1) * sizeof(int));
-  int* block_tree = BUF(ctx, block_tree, int);
-  int* block_island = BUF(ctx, block_island, int);
-  int* island_nefc = BUF(ctx, island_nefc, int);
-  for (int t=0; t < ntree; t++) {
-    parent[t] = t;
-  }
 
-  int nblock = 0, nrow = 0, nnzJ = 0, nnzY = 0;
-  for (int i=0; i < nefc_mj; ) {
-    int type = d->efc_type[i], id = d->efc_id[i];
-    int btype, dim, nmj;
-    const mjtNum* mu = NULL;
-
-    // block kind and its MuJoCo rows
-    switch ((mjtConstraint) type) {
-    case mjCNSTR_EQUALITY:
-      btype = acsBLOCK_EQUALITY;
-      dim = 1;
-      // an equality's rows form one block of at most 6 (a flex equality has one row per edge:
-      // consecutive blocks of 6)
-      while (dim < 6 && i+dim < nefc_mj && d->efc_type[i+dim] == mjCNSTR_EQUALITY &&
-             d->efc_id[i+dim] == id) {
-        dim++;
-      }
-      nmj = dim;
-      break;
-    case mjCNSTR_FRICTION_DOF:
-    case mjCNSTR_FRICTION_TENDON:
-      btype = acsBLOCK_FRICTION;
-      dim = nmj = 1;
-      break;
-    case mjCNSTR_LIMIT_JOINT:
-    case mjCNSTR_LIMIT_TENDON:
-      btype = acsBLOCK_LIMIT;
-      dim = nmj = 1;
-      break;
-    default:   // contacts: frictionless, pyramidal, elliptic
-      btype = acsBLOCK_CONTACT;
-      dim = d->contact[id].dim;
-      nmj = (type == mjCNSTR_CONTACT_FRICTIONLESS) ? 1 : contactRowsMj(dim, pyramid);
-      if (type == mjCNSTR_CONTACT_FRICTIONLESS) dim = 1;
-      mu = d->contact[id].friction;
-      break;
-    }
-    int pyrcontact = (btype == acsBLOCK_CONTACT && type == mjCNSTR_CONTACT_PYRAMIDAL && dim > 1);
-
-    // column pattern of the block: union of its MuJoCo rows, and the trees it touches
-    int stamp = nextStamp(ctx, dofmark, nv, treemark, ntree);
-    int ntr = 0;
-    for (int j=0; j < nmj; j++) {
-      int row = i + j;
-      int n = sparse ? d->efc_J_rownnz[row] : nv;
-      const int* col = sparse ? d->efc_J_colind + d->efc_J_rowadr[row] : NULL;
-      const mjtNum* val = sparse ? d->efc_J + d->efc_J_rowadr[row] : d->efc_J + (size_t)row*nv;
-      for (int c=0; c < n; c++) {
-        int dof = sparse ? col[c] : c;
-        if (!sparse && val[c] == 0) {
-          continue;
-        }
-        if (dofmark[dof] != stamp) {
-          dofmark[dof] = stamp;
-          int t = m->dof_treeid[dof];
-          if (treemark[t] != stamp) {
-            treemark[t] = stamp;
-            trees[ntr++] = t;
-            tree_rows[t] = 1;
-          }
-        }
-      }
-    }
-
-    // trees in dof order (insertion sort: a block touches one or two trees)
-    for (int a=1; a < ntr; a++) {
-      int t = trees[a], c = a;
-      while (c > 0 && m->tree_dofadr[trees[c-1]] > m->tree_dofadr[t]) {
-        trees[c] = trees[c-1];
-        c--;
-      }
-      trees[c] = t;
-    }
-
-    // the block's dofs in order (its column pattern), and the dofs of its trees
-    int nJpat = 0, nYpat = 0;
-    for (int a=0; a < ntr; a++) {
-      int adr = m->tree_dofadr[trees[a]], num = m->tree_dofnum[trees[a]];
-      nYpat += num;
-      for (int dof=adr; dof < adr+num; dof++) {
-        if (dofmark[dof] == stamp) {
-          pat[nJpat++] = dof;
-        }
-      }
-    }
-
-    // X = the block's acs rows (X + r nv: row r) over its trees
-    mjtNum v0[6];
-    for (int r=0; r < dim; r++) {
-      for (int a=0; a < ntr; a++) {
-        mju_zero(X + (size_t)r*nv + m->tree_dofadr[trees[a]], m->tree_dofnum[trees[a]]);
-      }
-    }
-    for (int r=0; r < dim; r++) {
-      v0[r] = 0;
-      if (!pyrcontact) {
-        scatterRow(X + (size_t)r*nv, m, d, i+r, 1, sparse, pat, nJpat);
-        v0[r] = d->efc_vel[i+r];
+  int stamp = nextStamp(ctx, dofmark, nv, treemark, as->ntree);
+  int ntr = 0;
+  for (int j=0; j < blk->nmj; j++) {
+    int row = blk->i + j;
+    int n = sparse ? d->efc_J_rownnz[row] : nv;
+    const int* col = sparse ? d->efc_J_colind + d->efc_J_rowadr[row] : NULL;
+    const mjtNum* val = sparse ? d->efc_J + d->efc_J_rowadr[row] : d->efc_J + (size_t)row*nv;
+    for (int c=0; c < n; c++) {
+      int dof = sparse ? col[c] : c;
+      if (!sparse && val[c] == 0) {
         continue;
       }
-      mjtNum coef[10];
-      rowCoefficients(coef, r, nmj, pyrcontact, mu);
-      for (int j=0; j < nmj; j++) {
-        if (coef[j] != 0) {
-          scatterRow(X + (size_t)r*nv, m, d, i+j, coef[j], sparse, pat, nJpat);
-          v0[r] += coef[j] * d->efc_vel[i+j];
+      if (dofmark[dof] != stamp) {
+        dofmark[dof] = stamp;
+        int t = m->dof_treeid[dof];
+        if (treemark[t] != stamp) {
+          treemark[t] = stamp;
+          trees[ntr++] = t;
+          tree_rows[t] = 1;
         }
       }
     }
-
-    // rows that act on no dof (the normal of a contact on a planar body, an equality row of a
-    // dof-less direction) are left out: their force is zero. A contact whose normal row is zero
-    // can push nothing, so its friction is zero too: the whole contact is left out. A zero
-    // friction row of a contact (the out-of-plane tangent of a planar model) stays, made exactly
-    // zero: its velocity is then exactly zero and its force stays at zero
-    int keep[6], nkeep = 0;
-    for (int r=0; r < dim; r++) {
-      mjtNum jmax = 0;
-      for (int c=0; c < nJpat; c++) {
-        jmax = mju_max(jmax, mju_abs(X[(size_t)r*nv + pat[c]]));
-      }
-      if (jmax > kZeroRow) {
-        keep[nkeep++] = r;
-      } else if (btype == acsBLOCK_CONTACT && r == 0) {
-        break;
-      } else if (btype == acsBLOCK_CONTACT) {
-        for (int c=0; c < nJpat; c++) {
-          X[(size_t)r*nv + pat[c]] = 0;
-        }
-        v0[r] = 0;
-        keep[nkeep++] = r;
-      }
-    }
-    if (nkeep == 0) {
-      i += nmj;
-      continue;
-    }
-
-    // the block couples its trees: one island
-    int k = nblock++;
-    block_tree[k] = ntr ? trees[0] : -1;
-    for (int a=1; a < ntr; a++) {
-      int r0 = findRoot(parent, trees[0]), r1 = findRoot(parent, trees[a]);
-      if (r0 != r1) {
-        parent[r1] = r0;
-      }
-    }
-
-    // block record
-    block_type[k] = btype;
-    block_dim[k] = nkeep;
-    block_adr[k] = nrow;
-    block_id[k] = id;
-    block_efcadr[k] = i;
-    block_floss[k] = (btype == acsBLOCK_FRICTION) ? d->efc_frictionloss[i] : 0;
-    mju_zero(block_mu + 5*k, 5);
-    if (mu) {
-      mju_copy(block_mu + 5*k, mu, 5);
-    }
-    block_k[k] = s->stiffness;
-    block_d[k] = s->dissipation;
-    if (btype == acsBLOCK_CONTACT) {
-      contactMaterial(block_k + k, block_d + k, ctx, d->contact + id);
-    }
-    // signed distance of a contact or limit (a speculative contact's true gap)
-    mjtNum phi = btype == acsBLOCK_CONTACT ? contactGap(m, d, d->contact + id, d->efc_pos[i]) :
-                 btype == acsBLOCK_LIMIT ? d->efc_pos[i] : 0;
-    if (btype == acsBLOCK_EQUALITY) {
-      mjtNum v2 = 0;
-      for (int q=0; q < nkeep; q++) {
-        v2 += d->efc_pos[i+keep[q]] * d->efc_pos[i+keep[q]];
-      }
-      block_pos[k] = mju_sqrt(v2);
-    } else {
-      block_pos[k] = phi;
-    }
-
-    // sparse storage for the block's rows
-    int nYblock = flg_Y ? nkeep*nYpat : 1;
-    if (acs_bufferReserve(&ctx->mem, &ctx->J_colind, nnzJ + nkeep*nJpat, sizeof(int)) ||
-        acs_bufferReserve(&ctx->mem, &ctx->J, nnzJ + nkeep*nJpat, sizeof(mjtNum)) ||
-        acs_bufferReserve(&ctx->mem, &ctx->Y_colind, nnzY + nYblock, sizeof(int)) ||
-        acs_bufferReserve(&ctx->mem, &ctx->Y, nnzY + nYblock, sizeof(mjtNum))) {
-      return -1;
-    }
-    int* J_colind = BUF(ctx, J_colind, int);
-    mjtNum* J = BUF(ctx, J, mjtNum);
-    int* Y_colind = BUF(ctx, Y_colind, int);
-    mjtNum* Y = BUF(ctx, Y, mjtNum);
-
-    // bias velocity of unilateral rows: penetration recovery and restitution
-    mjtNum vstar_n = phi >= 0 ? -phi / h :
-                     phi < -s->slop ? mju_min(-s->baumgarte * (phi + s->slop) / h,
-                                              s->max_correction) : 0;
-
-    // J rows
-    mjtNum Jqacc[6];
-    for (int q=0; q < nkeep; q++) {
-      int row = nrow + q, r = keep[q];
-      J_rowadr[row] = nnzJ;
-      J_rownnz[row] = nJpat;
-      Jqacc[q] = 0;
-      for (int c=0; c < nJpat; c++) {
-        mjtNum val = X[(size_t)r*nv + pat[c]];
-        J_colind[nnzJ] = pat[c];
-        J[nnzJ++] = val;
-        Jqacc[q] += val * d->qacc_smooth[pat[c]];
-      }
-    }
-
-    // Y rows: M^-1 J' on each tree (only for the solvers and settings that use it)
-    if (flg_Y) {
-      for (int q=0; q < nkeep; q++) {
-        for (int a=0; a < ntr; a++) {
-          acs_solveLD(X + (size_t)keep[q]*nv, m->M_rownnz, m->M_rowadr, m->M_colind, qLD,
-                      qLDiagInv, m->tree_dofadr[trees[a]], m->tree_dofnum[trees[a]]);
-        }
-      }
-    }
-    for (int q=0; q < nkeep; q++) {
-      int row = nrow + q, r = keep[q];
-      mjtNum Gdiag = 0;
-      Y_rowadr[row] = nnzY;
-      Y_rownnz[row] = flg_Y ? nYpat : 0;
-      if (flg_Y) {
-        for (int a=0; a < ntr; a++) {
-          int adr = m->tree_dofadr[trees[a]], num = m->tree_dofnum[trees[a]];
-          for (int dof=adr; dof < adr+num; dof++) {
-            Y_colind[nnzY] = dof;
-            Y[nnzY++] = X[(size_t)r*nv + dof];
-          }
-        }
-        for (int c=J_rowadr[row]; c < J_rowadr[row] + nJpat; c++) {
-          Gdiag += J[c] * X[(size_t)r*nv + J_colind[c]];
-        }
-      }
-
-      // bias velocity of this row
-      mjtNum vstar = 0;
-      if (btype == acsBLOCK_EQUALITY) {
-        vstar = mju_clip(-s->baumgarte * d->efc_pos[i+r] / h, -s->max_correction,
-                         s->max_correction);
-      } else if (r == 0 && (btype == acsBLOCK_LIMIT || btype == acsBLOCK_CONTACT)) {
-        vstar = vstar_n;
-        if (btype == acsBLOCK_CONTACT && s->restitution > 0 && v0[r] < -s->restitution_vel) {
-          vstar = mju_max(vstar, -s->restitution * v0[r]);
-        }
-      }
-
-      b[row] = v0[r] / h + Jqacc[q] - vstar / h;
-      R[row] = s->compliance * Gdiag;
-      vel[row] = v0[r];
-      vfree[row] = v0[r] + h * Jqacc[q];
-      vstab[row] = btype == acsBLOCK_EQUALITY ? vstar : mju_max(vstar, 0);
-      rowpos[row] = btype == acsBLOCK_EQUALITY ? d->efc_pos[i+r] : (r == 0 ? phi : 0);
-      row_efc[row] = i + r;
-    }
-    nrow += nkeep;
-    i += nmj;
   }
 
-  // islands: blocks whose trees are connected, numbered in order of first appearance (a block
-  // touching no dof is an island of its own); tree marks are reused to hold island ids
+  // trees in dof order (insertion sort: a block touches one or two trees)
+  for (int a=1; a < ntr; a++) {
+    int t = trees[a], c = a;
+    while (c > 0 && m->tree_dofadr[trees[c-1]] > m->tree_dofadr[t]) {
+      trees[c] = trees[c-1];
+      c--;
+    }
+    trees[c] = t;
+  }
+
+  // the block's dofs in order (its column pattern), and the dofs of its trees
+  int nJpat = 0, nYpat = 0;
+  for (int a=0; a < ntr; a++) {
+    int adr = m->tree_dofadr[trees[a]], num = m->tree_dofnum[trees[a]];
+    nYpat += num;
+    for (int dof=adr; dof < adr+num; dof++) {
+      if (dofmark[dof] == stamp) {
+        pat[nJpat++] = dof;
+      }
+    }
+  }
+  blk->ntr = ntr;
+  blk->nJpat = nJpat;
+  blk->nYpat = nYpat;
+}
+
+
+// step 4: the block's rows in acs's layout (contact frame: pyramidal rows decoded) into dofvec
+// (row r at r nv, over its trees), and their start-of-step velocities
+static void blockRows(assembly* as, blockAsm* blk) {
+  acsContext* ctx = as->ctx;
+  const mjModel* m = as->m;
+  const mjData* d = as->d;
+  int nv = as->nv;
+  mjtNum* X = BUF(ctx, dofvec, mjtNum);
+  const int* pat = BUF(ctx, dof_list, int);
+  const int* trees = BUF(ctx, tree_list, int);
+  for (int r=0; r < blk->dim; r++) {
+    for (int a=0; a < blk->ntr; a++) {
+      mju_zero(X + (size_t)r*nv + m->tree_dofadr[trees[a]], m->tree_dofnum[trees[a]]);
+    }
+  }
+  for (int r=0; r < blk->dim; r++) {
+    blk->v0[r] = 0;
+    if (!blk->pyrcontact) {
+      scatterRow(X + (size_t)r*nv, m, d, blk->i+r, 1, as->sparse, pat, blk->nJpat);
+      blk->v0[r] = d->efc_vel[blk->i+r];
+      continue;
+    }
+    mjtNum coef[10];
+    rowCoefficients(coef, r, blk->nmj, blk->pyrcontact, blk->mu);
+    for (int j=0; j < blk->nmj; j++) {
+      if (coef[j] != 0) {
+        scatterRow(X + (size_t)r*nv, m, d, blk->i+j, coef[j], as->sparse, pat, blk->nJpat);
+        blk->v0[r] += coef[j] * d->efc_vel[blk->i+j];
+      }
+    }
+  }
+}
+
+
+// step 5: the rows kept. Rows that act on no dof (the normal of a contact on a planar body, an
+// equality row of a dof-less direction) are left out: their force is zero. A contact whose
+// normal row is zero can push nothing, so its friction is zero too: the whole contact is left
+// out. A zero friction row of a contact (the out-of-plane tangent of a planar model) stays, made
+// exactly zero: its velocity is then exactly zero and its force stays at zero. Return the count
+static int keepRows(assembly* as, blockAsm* blk) {
+  int nv = as->nv;
+  mjtNum* X = BUF(as->ctx, dofvec, mjtNum);
+  const int* pat = BUF(as->ctx, dof_list, int);
+  blk->nkeep = 0;
+  for (int r=0; r < blk->dim; r++) {
+    mjtNum jmax = 0;
+    for (int c=0; c < blk->nJpat; c++) {
+      jmax = mju_max(jmax, mju_abs(X[(size_t)r*nv + pat[c]]));
+    }
+    if (jmax > kZeroRow) {
+      blk->keep[blk->nkeep++] = r;
+    } else if (blk->btype == acsBLOCK_CONTACT && r == 0) {
+      break;
+    } else if (blk->btype == acsBLOCK_CONTACT) {
+      for (int c=0; c < blk->nJpat; c++) {
+        X[(size_t)r*nv + pat[c]] = 0;
+      }
+      blk->v0[r] = 0;
+      blk->keep[blk->nkeep++] = r;
+    }
+  }
+  return blk->nkeep;
+}
+
+
+// step 6: the block's record (kind, rows, friction, material, distance); its trees join one
+// island. Return its index
+static int recordBlock(assembly* as, blockAsm* blk) {
+  acsContext* ctx = as->ctx;
+  const mjData* d = as->d;
+  const acsSettings* s = as->s;
+  const int* trees = BUF(ctx, tree_list, int);
+  int* parent = BUF(ctx, tree_parent, int);
+  int i = blk->i, id = blk->id, btype = blk->btype;
+
+  // the block couples its trees: one island
+  int k = as->nblock++;
+  BUF(ctx, block_tree, int)[k] = blk->ntr ? trees[0] : -1;
+  for (int a=1; a < blk->ntr; a++) {
+    int r0 = findRoot(parent, trees[0]), r1 = findRoot(parent, trees[a]);
+    if (r0 != r1) {
+      parent[r1] = r0;
+    }
+  }
+
+  BUF(ctx, block_type, int)[k] = btype;
+  BUF(ctx, block_dim, int)[k] = blk->nkeep;
+  BUF(ctx, block_adr, int)[k] = as->nrow;
+  BUF(ctx, block_id, int)[k] = id;
+  BUF(ctx, block_efcadr, int)[k] = i;
+  BUF(ctx, block_floss, mjtNum)[k] = (btype == acsBLOCK_FRICTION) ? d->efc_frictionloss[i] : 0;
+  mjtNum* block_mu = BUF(ctx, block_mu, mjtNum);
+  mju_zero(block_mu + 5*k, 5);
+  if (blk->mu) {
+    mju_copy(block_mu + 5*k, blk->mu, 5);
+  }
+  mjtNum* block_k = BUF(ctx, block_stiffness, mjtNum);
+  mjtNum* block_d = BUF(ctx, block_dissipation, mjtNum);
+  block_k[k] = s->stiffness;
+  block_d[k] = s->dissipation;
+  if (btype == acsBLOCK_CONTACT) {
+    contactMaterial(block_k + k, block_d + k, ctx, d->contact + id);
+  }
+
+  // signed distance of a contact or limit (a speculative contact's true gap); the violation norm
+  // of an equality
+  blk->phi = btype == acsBLOCK_CONTACT ? contactGap(as->m, as->d, d->contact + id, d->efc_pos[i]) :
+             btype == acsBLOCK_LIMIT ? d->efc_pos[i] : 0;
+  mjtNum* block_pos = BUF(ctx, block_pos, mjtNum);
+  if (btype == acsBLOCK_EQUALITY) {
+    mjtNum v2 = 0;
+    for (int q=0; q < blk->nkeep; q++) {
+      v2 += d->efc_pos[i+blk->keep[q]] * d->efc_pos[i+blk->keep[q]];
+    }
+    block_pos[k] = mju_sqrt(v2);
+  } else {
+    block_pos[k] = blk->phi;
+  }
+  return k;
+}
+
+
+// step 7: the block's rows: sparse J and Y = M^-1 J', the biased free acceleration b (with the
+// stabilization velocity v*: penetration recovery, restitution, equality violation), the
+// compliance R, the velocities and the violation of each row. -1 when out of memory
+static int storeRows(assembly* as, blockAsm* blk) {
+  acsContext* ctx = as->ctx;
+  const mjModel* m = as->m;
+  const mjData* d = as->d;
+  const acsSettings* s = as->s;
+  int nv = as->nv, flg_Y = as->flg_Y, nkeep = blk->nkeep, nJpat = blk->nJpat;
+  int nYpat = blk->nYpat, i = blk->i, btype = blk->btype;
+  mjtNum h = as->h, phi = blk->phi;
+  mjtNum* X = BUF(ctx, dofvec, mjtNum);
+  const int* pat = BUF(ctx, dof_list, int);
+  const int* trees = BUF(ctx, tree_list, int);
+
+  // sparse storage for the block's rows
+  int nYblock = flg_Y ? nkeep*nYpat : 1;
+  if (acs_bufferReserve(&ctx->mem, &ctx->J_colind, as->nnzJ + nkeep*nJpat, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->J, as->nnzJ + nkeep*nJpat, sizeof(mjtNum)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->Y_colind, as->nnzY + nYblock, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->Y, as->nnzY + nYblock, sizeof(mjtNum))) {
+    return -1;
+  }
+  int* J_colind = BUF(ctx, J_colind, int);
+  mjtNum* J = BUF(ctx, J, mjtNum);
+  int* Y_colind = BUF(ctx, Y_colind, int);
+  mjtNum* Y = BUF(ctx, Y, mjtNum);
+  int* J_rownnz = BUF(ctx, J_rownnz, int);
+  int* J_rowadr = BUF(ctx, J_rowadr, int);
+  int* Y_rownnz = BUF(ctx, Y_rownnz, int);
+  int* Y_rowadr = BUF(ctx, Y_rowadr, int);
+
+  // bias velocity of unilateral rows: penetration recovery and restitution
+  mjtNum vstar_n = phi >= 0 ? -phi / h :
+                   phi < -s->slop ? mju_min(-s->baumgarte * (phi + s->slop) / h,
+                                            s->max_correction) : 0;
+
+  // J rows
+  mjtNum Jqacc[6];
+  for (int q=0; q < nkeep; q++) {
+    int row = as->nrow + q, r = blk->keep[q];
+    J_rowadr[row] = as->nnzJ;
+    J_rownnz[row] = nJpat;
+    Jqacc[q] = 0;
+    for (int c=0; c < nJpat; c++) {
+      mjtNum val = X[(size_t)r*nv + pat[c]];
+      J_colind[as->nnzJ] = pat[c];
+      J[as->nnzJ++] = val;
+      Jqacc[q] += val * d->qacc_smooth[pat[c]];
+    }
+  }
+
+  // Y rows: M^-1 J' on each tree (only for the solvers and settings that use it)
+  if (flg_Y) {
+    for (int q=0; q < nkeep; q++) {
+      for (int a=0; a < blk->ntr; a++) {
+        acs_solveLD(X + (size_t)blk->keep[q]*nv, m->M_rownnz, m->M_rowadr, m->M_colind,
+                    as->qLD, as->qLDiagInv, m->tree_dofadr[trees[a]], m->tree_dofnum[trees[a]]);
+      }
+    }
+  }
+  mjtNum* b = BUF(ctx, b, mjtNum);
+  mjtNum* R = BUF(ctx, R, mjtNum);
+  mjtNum* vel = BUF(ctx, vel, mjtNum);
+  mjtNum* vfree = BUF(ctx, vfree, mjtNum);
+  mjtNum* vstab = BUF(ctx, vstab, mjtNum);
+  mjtNum* rowpos = BUF(ctx, pos, mjtNum);
+  int* row_efc = BUF(ctx, row_efc, int);
+  for (int q=0; q < nkeep; q++) {
+    int row = as->nrow + q, r = blk->keep[q];
+    mjtNum Gdiag = 0;
+    Y_rowadr[row] = as->nnzY;
+    Y_rownnz[row] = flg_Y ? nYpat : 0;
+    if (flg_Y) {
+      for (int a=0; a < blk->ntr; a++) {
+        int adr = m->tree_dofadr[trees[a]], num = m->tree_dofnum[trees[a]];
+        for (int dof=adr; dof < adr+num; dof++) {
+          Y_colind[as->nnzY] = dof;
+          Y[as->nnzY++] = X[(size_t)r*nv + dof];
+        }
+      }
+      for (int c=J_rowadr[row]; c < J_rowadr[row] + nJpat; c++) {
+        Gdiag += J[c] * X[(size_t)r*nv + J_colind[c]];
+      }
+    }
+
+    // bias velocity of this row
+    mjtNum vstar = 0;
+    if (btype == acsBLOCK_EQUALITY) {
+      vstar = mju_clip(-s->baumgarte * d->efc_pos[i+r] / h, -s->max_correction,
+                       s->max_correction);
+    } else if (r == 0 && (btype == acsBLOCK_LIMIT || btype == acsBLOCK_CONTACT)) {
+      vstar = vstar_n;
+      if (btype == acsBLOCK_CONTACT && s->restitution > 0 &&
+          blk->v0[r] < -s->restitution_vel) {
+        vstar = mju_max(vstar, -s->restitution * blk->v0[r]);
+      }
+    }
+
+    b[row] = blk->v0[r] / h + Jqacc[q] - vstar / h;
+    R[row] = s->compliance * Gdiag;
+    vel[row] = blk->v0[r];
+    vfree[row] = blk->v0[r] + h * Jqacc[q];
+    vstab[row] = btype == acsBLOCK_EQUALITY ? vstar : mju_max(vstar, 0);
+    rowpos[row] = btype == acsBLOCK_EQUALITY ? d->efc_pos[i+r] : (r == 0 ? phi : 0);
+    row_efc[row] = i + r;
+  }
+  as->nrow += nkeep;
+  return 0;
+}
+
+
+// step 8: islands: blocks whose trees are connected, numbered in order of first appearance (a
+// block touching no dof is an island of its own); tree marks are reused to hold island ids.
+// Return their number
+static int numberIslands(assembly* as) {
+  acsContext* ctx = as->ctx;
+  int nblock = as->nblock;
+  int* dofmark = BUF(ctx, dof_mark, int);
+  int* treemark = BUF(ctx, tree_mark, int);
+  int* trees = BUF(ctx, tree_list, int);
+  int* parent = BUF(ctx, tree_parent, int);
+  const int* block_tree = BUF(ctx, block_tree, int);
+  const int* block_dim = BUF(ctx, block_dim, int);
+  int* block_island = BUF(ctx, block_island, int);
+  int* island_nefc = BUF(ctx, island_nefc, int);
   int nisland = 0;
-  int stamp = nextStamp(ctx, dofmark, nv, treemark, ntree);
+  int stamp = nextStamp(ctx, dofmark, as->nv, treemark, as->ntree);
   for (int k=0; k < nblock; k++) {
     int island;
     if (block_tree[k] < 0) {
@@ -531,66 +609,113 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y) {
   for (int k=0; k < nblock; k++) {
     island_nefc[block_island[k]] += block_dim[k];
   }
+  return nisland;
+}
 
-  // the problem points into the buffers
+
+// step 9: the problem points into the buffers; the mass matrix (the discrete integrator's: M with
+// the backbone's diagonal additions, the pipeline refusing metrics with more than that). -1 when
+// out of memory
+static int pointProblem(assembly* as, int nisland) {
+  acsContext* ctx = as->ctx;
+  const mjModel* m = as->m;
+  const mjData* d = as->d;
+  int flg_Y = as->flg_Y;
   acsProblem* p = &ctx->problem;
   memset(p, 0, sizeof(acsProblem));
-  p->nv = nv;
-  p->nefc = nrow;
-  p->nblock = nblock;
-  p->timestep = h;
+  p->nv = as->nv;
+  p->nefc = as->nrow;
+  p->nblock = as->nblock;
+  p->timestep = as->h;
   p->pyramid = 0;
-  p->block_type = block_type;
-  p->block_dim = block_dim;
-  p->block_adr = block_adr;
-  p->block_id = block_id;
-  p->block_mu = block_mu;
-  p->block_floss = block_floss;
-  p->block_pos = block_pos;
-  p->block_stiffness = block_k;
-  p->block_dissipation = block_d;
+  p->block_type = BUF(ctx, block_type, int);
+  p->block_dim = BUF(ctx, block_dim, int);
+  p->block_adr = BUF(ctx, block_adr, int);
+  p->block_id = BUF(ctx, block_id, int);
+  p->block_mu = BUF(ctx, block_mu, mjtNum);
+  p->block_floss = BUF(ctx, block_floss, mjtNum);
+  p->block_pos = BUF(ctx, block_pos, mjtNum);
+  p->block_stiffness = BUF(ctx, block_stiffness, mjtNum);
+  p->block_dissipation = BUF(ctx, block_dissipation, mjtNum);
   p->nisland = nisland;
-  p->block_island = block_island;
-  p->island_nefc = island_nefc;
-  p->b = b;
-  p->R = s->compliance > 0 ? R : NULL;
-  p->vel = vel;
-  p->vfree = vfree;
-  p->pos = rowpos;
-  p->J_rownnz = J_rownnz;
-  p->J_rowadr = J_rowadr;
+  p->block_island = BUF(ctx, block_island, int);
+  p->island_nefc = BUF(ctx, island_nefc, int);
+  p->b = BUF(ctx, b, mjtNum);
+  p->R = as->s->compliance > 0 ? BUF(ctx, R, mjtNum) : NULL;
+  p->vel = BUF(ctx, vel, mjtNum);
+  p->vfree = BUF(ctx, vfree, mjtNum);
+  p->pos = BUF(ctx, pos, mjtNum);
+  p->J_rownnz = BUF(ctx, J_rownnz, int);
+  p->J_rowadr = BUF(ctx, J_rowadr, int);
   p->J_colind = BUF(ctx, J_colind, int);
   p->J = BUF(ctx, J, mjtNum);
-  p->Y_rownnz = flg_Y ? Y_rownnz : NULL;
-  p->Y_rowadr = flg_Y ? Y_rowadr : NULL;
+  p->Y_rownnz = flg_Y ? BUF(ctx, Y_rownnz, int) : NULL;
+  p->Y_rowadr = flg_Y ? BUF(ctx, Y_rowadr, int) : NULL;
   p->Y_colind = flg_Y ? BUF(ctx, Y_colind, int) : NULL;
   p->Y = flg_Y ? BUF(ctx, Y, mjtNum) : NULL;
-  p->nnzJ = nnzJ;
-  p->nnzY = nnzY;
+  p->nnzJ = as->nnzJ;
+  p->nnzY = as->nnzY;
   p->nnzM = (int)m->nC;
   p->M_rownnz = m->M_rownnz;
   p->M_rowadr = m->M_rowadr;
   p->M_colind = m->M_colind;
   p->M = d->M;
-  if (qLD != d->qLD) {
-    // discrete integrator: the step's matrix, M with the backbone's diagonal additions (the
-    // pipeline refuses metrics with more than that)
+  if (as->qLD != d->qLD) {
     if (acs_bufferReserve(&ctx->mem, &ctx->Mhat, m->nC > 0 ? m->nC : 1, sizeof(mjtNum))) {
       return -1;
     }
     mjtNum* Mhat = BUF(ctx, Mhat, mjtNum);
     mju_copy(Mhat, d->M, m->nC);
-    for (int i=0; i < nv; i++) {
+    for (int i=0; i < as->nv; i++) {
       Mhat[m->M_rowadr[i] + m->M_rownnz[i] - 1] += acs_mjMetricDiagonal(d)[i];
     }
     p->M = Mhat;
   }
+  return 0;
+}
+
+
+int acs_buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y) {
+  assembly as = {
+    .ctx = ctx, .m = m, .d = d, .s = &ctx->settings, .nv = m->nv, .ntree = m->ntree,
+    .sparse = mj_isSparse(m), .pyramid = mj_isPyramidal(m), .flg_Y = flg_Y,
+    .h = m->opt.timestep,
+  };
+  acs_mjStepFactor(&as.qLD, &as.qLDiagInv, m, d);
+  int nefc_mj = d->nefc, ntree = m->ntree;
+  if (reserveBuffers(ctx, nefc_mj > 0 ? nefc_mj : 1, m->nv, ntree)) {
+    return -1;
+  }
+  int* parent = BUF(ctx, tree_parent, int);
+  memset(BUF(ctx, tree_rows, int), 0, (ntree > 0 ? ntree : 1) * sizeof(int));
+  for (int t=0; t < ntree; t++) {
+    parent[t] = t;
+  }
+
+  // block by block: kind, pattern, rows, the rows kept, record, storage
+  blockAsm blk;
+  for (int i=0; i < nefc_mj; i += blk.nmj) {
+    blockKind(&blk, d, i, as.pyramid);
+    blockPattern(&as, &blk);
+    blockRows(&as, &blk);
+    if (!keepRows(&as, &blk)) {
+      continue;
+    }
+    recordBlock(&as, &blk);
+    if (storeRows(&as, &blk)) {
+      return -1;
+    }
+  }
+
+  if (pointProblem(&as, numberIslands(&as))) {
+    return -1;
+  }
   ctx->nefc_mj = nefc_mj;
 
   // the blocks tile the rows in order
-  acsASSERT(p->nblock == 0 || p->block_adr[0] == 0);
-  acsASSERT(p->nblock == 0 ||
-            p->block_adr[p->nblock-1] + p->block_dim[p->nblock-1] == p->nefc);
+  acsASSERT(as.nblock == 0 || BUF(ctx, block_adr, int)[0] == 0);
+  acsASSERT(as.nblock == 0 || BUF(ctx, block_adr, int)[as.nblock-1] +
+                              BUF(ctx, block_dim, int)[as.nblock-1] == as.nrow);
   return 0;
 }
 
