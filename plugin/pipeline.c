@@ -25,6 +25,7 @@
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
 #include "context.h"
+#include "forces.h"
 #include "integrator.h"
 #include "metrics.h"
 #include "mjcompat.h"
@@ -35,7 +36,6 @@
 #include "util_errmem.h"
 #include "warmstart.h"
 
-#define BUF(ctx, name, type) ((type*)(ctx)->name.ptr)
 
 
 //---------------------------------- metrics -------------------------------------------------------
@@ -59,9 +59,9 @@ static mjtNum stateEnergy(const mjModel* m, mjData* d) {
 // a = G f + b comes from MuJoCo's qacc = qacc_smooth + M^-1 J' f: J (qacc - qacc_smooth) + b
 static void evaluate(acsContext* ctx, const mjModel* m, mjData* d) {
   const acsProblem* p = &ctx->problem;
-  mjtNum* w = BUF(ctx, scratch, mjtNum);
+  mjtNum* w = acsBUF(ctx, scratch, mjtNum);
   mjtNum* a = w + p->nv;
-  const mjtNum* force = BUF(ctx, force, mjtNum);
+  const mjtNum* force = acsBUF(ctx, force, mjtNum);
   mju_sub(w, d->qacc, d->qacc_smooth, p->nv);
   acs_velocity(a, p, w, force);
   acs_evaluateVelocity(&ctx->stats, force, a, p);
@@ -90,8 +90,8 @@ static int needsY(const acsContext* ctx) {
 static int diverging(acsContext* ctx, const mjtNum* force) {
   const acsProblem* p = &ctx->problem;
   int model = acs_solverModel(ctx->settings.solver);
-  mjtNum* w = BUF(ctx, dofvec, mjtNum);
-  mjtNum* a = BUF(ctx, scratch, mjtNum);
+  mjtNum* w = acsBUF(ctx, dofvec, mjtNum);
+  mjtNum* a = acsBUF(ctx, scratch, mjtNum);
   mjtNum* zero = a + p->nefc;
   acs_mulYT(w, p, force);
   acs_velocity(a, p, w, force);
@@ -105,8 +105,8 @@ static int diverging(acsContext* ctx, const mjtNum* force) {
 // remove the stabilization from the problem's bias: b = ... - v* / h loses its Baumgarte and
 // restitution part (what is left, zero or a gap closing within the step, is always feasible)
 static void dropStabilization(acsContext* ctx) {
-  mjtNum* b = BUF(ctx, b, mjtNum);
-  const mjtNum* vstab = BUF(ctx, vstab, mjtNum);
+  mjtNum* b = acsBUF(ctx, b, mjtNum);
+  const mjtNum* vstab = acsBUF(ctx, vstab, mjtNum);
   mjtNum h = ctx->problem.timestep;
   for (int r=0; r < ctx->problem.nefc; r++) {
     b[r] += vstab[r] / h;
@@ -137,7 +137,7 @@ static int fwdConstraintNative(const mjModel* m, mjData* d, acsContext* ctx) {
 
   if (metrics) {
     ctx->problem.pyramid = mj_isPyramidal(m);
-    acs_readForces(BUF(ctx, force, mjtNum), ctx, m, d);
+    acs_readForces(acsBUF(ctx, force, mjtNum), ctx, m, d);
     st->nefc = ctx->problem.nefc;
     evaluate(ctx, m, d);
     st->time_metrics = (t1 - t0) + (acs_timeMicro() - t2);
@@ -159,7 +159,7 @@ static int fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
     return -1;
   }
   const acsProblem* p = &ctx->problem;
-  mjtNum* force = BUF(ctx, force, mjtNum);
+  mjtNum* force = acsBUF(ctx, force, mjtNum);
   int nwarm = acs_warmstart(force, ctx, m, d);
   double time_problem = acs_timeMicro() - t0;
   size_t worksize = acs_workspaceBytes(p, &ctx->settings);
@@ -277,7 +277,7 @@ static int forwardSkip(const mjModel* m, mjData* d, acsContext* ctx, int skipsta
       return -1;
     }
     mj_forwardSkip(m, d, mjSTAGE_VEL, 1);
-    mju_copy(BUF(ctx, qacc_mj, mjtNum), d->qacc, m->nv);
+    mju_copy(acsBUF(ctx, qacc_mj, mjtNum), d->qacc, m->nv);
     const char* inexact = acs_mjMetricInexact(m, d);
     if (inexact) {
       acs_formatError(ctx->error, acsNERROR, "integrator discrete with the acs solvers: %s is not "
@@ -585,7 +585,7 @@ int acs_evaluate(const mjModel* m, mjData* d, acsContext* ctx) {
     return acsSTATUS_ERROR;
   }
   ctx->problem.pyramid = mj_isPyramidal(m);
-  acs_readForces(BUF(ctx, force, mjtNum), ctx, m, d);
+  acs_readForces(acsBUF(ctx, force, mjtNum), ctx, m, d);
   ctx->stats.nefc = ctx->problem.nefc;
   evaluate(ctx, m, d);
   ctx->stats.time_metrics = acs_timeMicro() - t0;

@@ -1,15 +1,14 @@
 // Copyright 2026 The acs authors.
 //
-// Assembly of the step's acsProblem from MuJoCo's constraint rows, and the write-back of forces.
+// Assembly of the step's acsProblem from MuJoCo's constraint rows (forces.c writes the forces
+// back).
 //
 // Rows. MuJoCo orders efc rows as equality | friction loss | limits | contacts. acs keeps that
 // order, groups the rows of one equality constraint into one block, and writes every contact in
 // its contact frame (normal, tangent1, tangent2, spin, roll1, roll2), whatever the cone. For a
 // pyramidal contact MuJoCo's rows are J_n +- mu_k J_k (pairs per friction direction k), so
 //   J_n = (r_0 + r_1) / 2,   J_k = (r_{2k-2} - r_{2k-1}) / (2 mu_k),
-// and forces are written back with the exact (unclamped) inverse of MuJoCo's decoding
-//   f_n = sum p,   f_k = mu_k (p_{2k-2} - p_{2k-1})
-// (mju_encodePyramid clamps the friction to the pyramid and is not used).
+// and forces are written back (forces.c) with the exact inverse of MuJoCo's decoding.
 //
 // Velocities. Semi-implicit Euler gives v+ = qvel + h (qacc_smooth + M^-1 J' f). The problem is
 // stated on a = (J v+ - v*) / h = G f + b with
@@ -37,12 +36,11 @@
 
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
-#include "cone.h"
 #include "context.h"
-#include "sparse.h"
 #include "mjcompat.h"
+#include "sparse.h"
+#include "util_errmem.h"
 
-#define BUF(ctx, name, type) ((type*)(ctx)->name.ptr)
 
 // a row whose largest Jacobian entry is at most this (m or rad per unit velocity) acts on no dof
 #define kZeroRow 1e-12
@@ -86,15 +84,6 @@ static void rowCoefficients(mjtNum* coef, int r, int nmj, int pyrcontact, const 
     coef[2*r-2] = 0.5/mu[r-1];
     coef[2*r-1] = -0.5/mu[r-1];
   }
-}
-
-
-int acs_blockRowsMj(const acsContext* ctx, const mjModel* m, int k) {
-  const acsProblem* p = &ctx->problem;
-  if (p->block_type[k] == acsBLOCK_CONTACT) {
-    return contactRowsMj(p->block_dim[k], mj_isPyramidal(m));
-  }
-  return p->block_dim[k];
 }
 
 
@@ -282,11 +271,11 @@ static void blockPattern(assembly* as, blockAsm* blk) {
   const mjModel* m = as->m;
   const mjData* d = as->d;
   int nv = as->nv, sparse = as->sparse;
-  int* pat = BUF(ctx, dof_list, int);
-  int* dofmark = BUF(ctx, dof_mark, int);
-  int* treemark = BUF(ctx, tree_mark, int);
-  int* trees = BUF(ctx, tree_list, int);
-  int* tree_rows = BUF(ctx, tree_rows, int);
+  int* pat = acsBUF(ctx, dof_list, int);
+  int* dofmark = acsBUF(ctx, dof_mark, int);
+  int* treemark = acsBUF(ctx, tree_mark, int);
+  int* trees = acsBUF(ctx, tree_list, int);
+  int* tree_rows = acsBUF(ctx, tree_rows, int);
 
   int stamp = nextStamp(ctx, dofmark, nv, treemark, as->ntree);
   int ntr = 0;
@@ -346,9 +335,9 @@ static void blockRows(assembly* as, blockAsm* blk) {
   const mjModel* m = as->m;
   const mjData* d = as->d;
   int nv = as->nv;
-  mjtNum* X = BUF(ctx, dofvec, mjtNum);
-  const int* pat = BUF(ctx, dof_list, int);
-  const int* trees = BUF(ctx, tree_list, int);
+  mjtNum* X = acsBUF(ctx, dofvec, mjtNum);
+  const int* pat = acsBUF(ctx, dof_list, int);
+  const int* trees = acsBUF(ctx, tree_list, int);
   for (int r=0; r < blk->dim; r++) {
     for (int a=0; a < blk->ntr; a++) {
       mju_zero(X + (size_t)r*nv + m->tree_dofadr[trees[a]], m->tree_dofnum[trees[a]]);
@@ -380,8 +369,8 @@ static void blockRows(assembly* as, blockAsm* blk) {
 // exactly zero: its velocity is then exactly zero and its force stays at zero. Return the count
 static int keepRows(assembly* as, blockAsm* blk) {
   int nv = as->nv;
-  mjtNum* X = BUF(as->ctx, dofvec, mjtNum);
-  const int* pat = BUF(as->ctx, dof_list, int);
+  mjtNum* X = acsBUF(as->ctx, dofvec, mjtNum);
+  const int* pat = acsBUF(as->ctx, dof_list, int);
   blk->nkeep = 0;
   for (int r=0; r < blk->dim; r++) {
     mjtNum jmax = 0;
@@ -410,13 +399,13 @@ static int recordBlock(assembly* as, blockAsm* blk) {
   acsContext* ctx = as->ctx;
   const mjData* d = as->d;
   const acsSettings* s = as->s;
-  const int* trees = BUF(ctx, tree_list, int);
-  int* parent = BUF(ctx, tree_parent, int);
+  const int* trees = acsBUF(ctx, tree_list, int);
+  int* parent = acsBUF(ctx, tree_parent, int);
   int i = blk->i, id = blk->id, btype = blk->btype;
 
   // the block couples its trees: one island
   int k = as->nblock++;
-  BUF(ctx, block_tree, int)[k] = blk->ntr ? trees[0] : -1;
+  acsBUF(ctx, block_tree, int)[k] = blk->ntr ? trees[0] : -1;
   for (int a=1; a < blk->ntr; a++) {
     int r0 = findRoot(parent, trees[0]), r1 = findRoot(parent, trees[a]);
     if (r0 != r1) {
@@ -424,19 +413,19 @@ static int recordBlock(assembly* as, blockAsm* blk) {
     }
   }
 
-  BUF(ctx, block_type, int)[k] = btype;
-  BUF(ctx, block_dim, int)[k] = blk->nkeep;
-  BUF(ctx, block_adr, int)[k] = as->nrow;
-  BUF(ctx, block_id, int)[k] = id;
-  BUF(ctx, block_efcadr, int)[k] = i;
-  BUF(ctx, block_floss, mjtNum)[k] = (btype == acsBLOCK_FRICTION) ? d->efc_frictionloss[i] : 0;
-  mjtNum* block_mu = BUF(ctx, block_mu, mjtNum);
+  acsBUF(ctx, block_type, int)[k] = btype;
+  acsBUF(ctx, block_dim, int)[k] = blk->nkeep;
+  acsBUF(ctx, block_adr, int)[k] = as->nrow;
+  acsBUF(ctx, block_id, int)[k] = id;
+  acsBUF(ctx, block_efcadr, int)[k] = i;
+  acsBUF(ctx, block_floss, mjtNum)[k] = (btype == acsBLOCK_FRICTION) ? d->efc_frictionloss[i] : 0;
+  mjtNum* block_mu = acsBUF(ctx, block_mu, mjtNum);
   mju_zero(block_mu + 5*k, 5);
   if (blk->mu) {
     mju_copy(block_mu + 5*k, blk->mu, 5);
   }
-  mjtNum* block_k = BUF(ctx, block_stiffness, mjtNum);
-  mjtNum* block_d = BUF(ctx, block_dissipation, mjtNum);
+  mjtNum* block_k = acsBUF(ctx, block_stiffness, mjtNum);
+  mjtNum* block_d = acsBUF(ctx, block_dissipation, mjtNum);
   block_k[k] = s->stiffness;
   block_d[k] = s->dissipation;
   if (btype == acsBLOCK_CONTACT) {
@@ -447,7 +436,7 @@ static int recordBlock(assembly* as, blockAsm* blk) {
   // of an equality
   blk->phi = btype == acsBLOCK_CONTACT ? contactGap(as->m, as->d, d->contact + id, d->efc_pos[i]) :
              btype == acsBLOCK_LIMIT ? d->efc_pos[i] : 0;
-  mjtNum* block_pos = BUF(ctx, block_pos, mjtNum);
+  mjtNum* block_pos = acsBUF(ctx, block_pos, mjtNum);
   if (btype == acsBLOCK_EQUALITY) {
     mjtNum v2 = 0;
     for (int q=0; q < blk->nkeep; q++) {
@@ -472,9 +461,9 @@ static int storeRows(assembly* as, blockAsm* blk) {
   int nv = as->nv, flg_Y = as->flg_Y, nkeep = blk->nkeep, nJpat = blk->nJpat;
   int nYpat = blk->nYpat, i = blk->i, btype = blk->btype;
   mjtNum h = as->h, phi = blk->phi;
-  mjtNum* X = BUF(ctx, dofvec, mjtNum);
-  const int* pat = BUF(ctx, dof_list, int);
-  const int* trees = BUF(ctx, tree_list, int);
+  mjtNum* X = acsBUF(ctx, dofvec, mjtNum);
+  const int* pat = acsBUF(ctx, dof_list, int);
+  const int* trees = acsBUF(ctx, tree_list, int);
 
   // sparse storage for the block's rows
   int nYblock = flg_Y ? nkeep*nYpat : 1;
@@ -484,14 +473,14 @@ static int storeRows(assembly* as, blockAsm* blk) {
       acs_bufferReserve(&ctx->mem, &ctx->Y, as->nnzY + nYblock, sizeof(mjtNum))) {
     return -1;
   }
-  int* J_colind = BUF(ctx, J_colind, int);
-  mjtNum* J = BUF(ctx, J, mjtNum);
-  int* Y_colind = BUF(ctx, Y_colind, int);
-  mjtNum* Y = BUF(ctx, Y, mjtNum);
-  int* J_rownnz = BUF(ctx, J_rownnz, int);
-  int* J_rowadr = BUF(ctx, J_rowadr, int);
-  int* Y_rownnz = BUF(ctx, Y_rownnz, int);
-  int* Y_rowadr = BUF(ctx, Y_rowadr, int);
+  int* J_colind = acsBUF(ctx, J_colind, int);
+  mjtNum* J = acsBUF(ctx, J, mjtNum);
+  int* Y_colind = acsBUF(ctx, Y_colind, int);
+  mjtNum* Y = acsBUF(ctx, Y, mjtNum);
+  int* J_rownnz = acsBUF(ctx, J_rownnz, int);
+  int* J_rowadr = acsBUF(ctx, J_rowadr, int);
+  int* Y_rownnz = acsBUF(ctx, Y_rownnz, int);
+  int* Y_rowadr = acsBUF(ctx, Y_rowadr, int);
 
   // bias velocity of unilateral rows: penetration recovery and restitution
   mjtNum vstar_n = phi >= 0 ? -phi / h :
@@ -522,13 +511,13 @@ static int storeRows(assembly* as, blockAsm* blk) {
       }
     }
   }
-  mjtNum* b = BUF(ctx, b, mjtNum);
-  mjtNum* R = BUF(ctx, R, mjtNum);
-  mjtNum* vel = BUF(ctx, vel, mjtNum);
-  mjtNum* vfree = BUF(ctx, vfree, mjtNum);
-  mjtNum* vstab = BUF(ctx, vstab, mjtNum);
-  mjtNum* rowpos = BUF(ctx, pos, mjtNum);
-  int* row_efc = BUF(ctx, row_efc, int);
+  mjtNum* b = acsBUF(ctx, b, mjtNum);
+  mjtNum* R = acsBUF(ctx, R, mjtNum);
+  mjtNum* vel = acsBUF(ctx, vel, mjtNum);
+  mjtNum* vfree = acsBUF(ctx, vfree, mjtNum);
+  mjtNum* vstab = acsBUF(ctx, vstab, mjtNum);
+  mjtNum* rowpos = acsBUF(ctx, pos, mjtNum);
+  int* row_efc = acsBUF(ctx, row_efc, int);
   for (int q=0; q < nkeep; q++) {
     int row = as->nrow + q, r = blk->keep[q];
     mjtNum Gdiag = 0;
@@ -579,14 +568,14 @@ static int storeRows(assembly* as, blockAsm* blk) {
 static int numberIslands(assembly* as) {
   acsContext* ctx = as->ctx;
   int nblock = as->nblock;
-  int* dofmark = BUF(ctx, dof_mark, int);
-  int* treemark = BUF(ctx, tree_mark, int);
-  int* trees = BUF(ctx, tree_list, int);
-  int* parent = BUF(ctx, tree_parent, int);
-  const int* block_tree = BUF(ctx, block_tree, int);
-  const int* block_dim = BUF(ctx, block_dim, int);
-  int* block_island = BUF(ctx, block_island, int);
-  int* island_nefc = BUF(ctx, island_nefc, int);
+  int* dofmark = acsBUF(ctx, dof_mark, int);
+  int* treemark = acsBUF(ctx, tree_mark, int);
+  int* trees = acsBUF(ctx, tree_list, int);
+  int* parent = acsBUF(ctx, tree_parent, int);
+  const int* block_tree = acsBUF(ctx, block_tree, int);
+  const int* block_dim = acsBUF(ctx, block_dim, int);
+  int* block_island = acsBUF(ctx, block_island, int);
+  int* island_nefc = acsBUF(ctx, island_nefc, int);
   int nisland = 0;
   int stamp = nextStamp(ctx, dofmark, as->nv, treemark, as->ntree);
   for (int k=0; k < nblock; k++) {
@@ -628,31 +617,31 @@ static int pointProblem(assembly* as, int nisland) {
   p->nblock = as->nblock;
   p->timestep = as->h;
   p->pyramid = 0;
-  p->block_type = BUF(ctx, block_type, int);
-  p->block_dim = BUF(ctx, block_dim, int);
-  p->block_adr = BUF(ctx, block_adr, int);
-  p->block_id = BUF(ctx, block_id, int);
-  p->block_mu = BUF(ctx, block_mu, mjtNum);
-  p->block_floss = BUF(ctx, block_floss, mjtNum);
-  p->block_pos = BUF(ctx, block_pos, mjtNum);
-  p->block_stiffness = BUF(ctx, block_stiffness, mjtNum);
-  p->block_dissipation = BUF(ctx, block_dissipation, mjtNum);
+  p->block_type = acsBUF(ctx, block_type, int);
+  p->block_dim = acsBUF(ctx, block_dim, int);
+  p->block_adr = acsBUF(ctx, block_adr, int);
+  p->block_id = acsBUF(ctx, block_id, int);
+  p->block_mu = acsBUF(ctx, block_mu, mjtNum);
+  p->block_floss = acsBUF(ctx, block_floss, mjtNum);
+  p->block_pos = acsBUF(ctx, block_pos, mjtNum);
+  p->block_stiffness = acsBUF(ctx, block_stiffness, mjtNum);
+  p->block_dissipation = acsBUF(ctx, block_dissipation, mjtNum);
   p->nisland = nisland;
-  p->block_island = BUF(ctx, block_island, int);
-  p->island_nefc = BUF(ctx, island_nefc, int);
-  p->b = BUF(ctx, b, mjtNum);
-  p->R = as->s->compliance > 0 ? BUF(ctx, R, mjtNum) : NULL;
-  p->vel = BUF(ctx, vel, mjtNum);
-  p->vfree = BUF(ctx, vfree, mjtNum);
-  p->pos = BUF(ctx, pos, mjtNum);
-  p->J_rownnz = BUF(ctx, J_rownnz, int);
-  p->J_rowadr = BUF(ctx, J_rowadr, int);
-  p->J_colind = BUF(ctx, J_colind, int);
-  p->J = BUF(ctx, J, mjtNum);
-  p->Y_rownnz = flg_Y ? BUF(ctx, Y_rownnz, int) : NULL;
-  p->Y_rowadr = flg_Y ? BUF(ctx, Y_rowadr, int) : NULL;
-  p->Y_colind = flg_Y ? BUF(ctx, Y_colind, int) : NULL;
-  p->Y = flg_Y ? BUF(ctx, Y, mjtNum) : NULL;
+  p->block_island = acsBUF(ctx, block_island, int);
+  p->island_nefc = acsBUF(ctx, island_nefc, int);
+  p->b = acsBUF(ctx, b, mjtNum);
+  p->R = as->s->compliance > 0 ? acsBUF(ctx, R, mjtNum) : NULL;
+  p->vel = acsBUF(ctx, vel, mjtNum);
+  p->vfree = acsBUF(ctx, vfree, mjtNum);
+  p->pos = acsBUF(ctx, pos, mjtNum);
+  p->J_rownnz = acsBUF(ctx, J_rownnz, int);
+  p->J_rowadr = acsBUF(ctx, J_rowadr, int);
+  p->J_colind = acsBUF(ctx, J_colind, int);
+  p->J = acsBUF(ctx, J, mjtNum);
+  p->Y_rownnz = flg_Y ? acsBUF(ctx, Y_rownnz, int) : NULL;
+  p->Y_rowadr = flg_Y ? acsBUF(ctx, Y_rowadr, int) : NULL;
+  p->Y_colind = flg_Y ? acsBUF(ctx, Y_colind, int) : NULL;
+  p->Y = flg_Y ? acsBUF(ctx, Y, mjtNum) : NULL;
   p->nnzJ = as->nnzJ;
   p->nnzY = as->nnzY;
   p->nnzM = (int)m->nC;
@@ -664,7 +653,7 @@ static int pointProblem(assembly* as, int nisland) {
     if (acs_bufferReserve(&ctx->mem, &ctx->Mhat, m->nC > 0 ? m->nC : 1, sizeof(mjtNum))) {
       return -1;
     }
-    mjtNum* Mhat = BUF(ctx, Mhat, mjtNum);
+    mjtNum* Mhat = acsBUF(ctx, Mhat, mjtNum);
     mju_copy(Mhat, d->M, m->nC);
     for (int i=0; i < as->nv; i++) {
       Mhat[m->M_rowadr[i] + m->M_rownnz[i] - 1] += acs_mjMetricDiagonal(d)[i];
@@ -686,8 +675,8 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y) {
   if (reserveBuffers(ctx, nefc_mj > 0 ? nefc_mj : 1, m->nv, ntree)) {
     return -1;
   }
-  int* parent = BUF(ctx, tree_parent, int);
-  memset(BUF(ctx, tree_rows, int), 0, (ntree > 0 ? ntree : 1) * sizeof(int));
+  int* parent = acsBUF(ctx, tree_parent, int);
+  memset(acsBUF(ctx, tree_rows, int), 0, (ntree > 0 ? ntree : 1) * sizeof(int));
   for (int t=0; t < ntree; t++) {
     parent[t] = t;
   }
@@ -713,132 +702,8 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y) {
   ctx->nefc_mj = nefc_mj;
 
   // the blocks tile the rows in order
-  acsASSERT(as.nblock == 0 || BUF(ctx, block_adr, int)[0] == 0);
-  acsASSERT(as.nblock == 0 || BUF(ctx, block_adr, int)[as.nblock-1] +
-                              BUF(ctx, block_dim, int)[as.nblock-1] == as.nrow);
+  acsASSERT(as.nblock == 0 || acsBUF(ctx, block_adr, int)[0] == 0);
+  acsASSERT(as.nblock == 0 || acsBUF(ctx, block_adr, int)[as.nblock-1] +
+                              acsBUF(ctx, block_dim, int)[as.nblock-1] == as.nrow);
   return 0;
-}
-
-
-//---------------------------------- forces --------------------------------------------------------
-
-void acs_readForces(mjtNum* force, const acsContext* ctx, const mjModel* m, const mjData* d) {
-  const acsProblem* p = &ctx->problem;
-  const int* efcadr = BUF(ctx, block_efcadr, int);
-  int pyramid = mj_isPyramidal(m);
-  for (int k=0; k < p->nblock; k++) {
-    int dim = p->block_dim[k];
-    mjtNum* f = force + p->block_adr[k];
-    const mjtNum* ef = d->efc_force + efcadr[k];
-    if (p->block_type[k] == acsBLOCK_CONTACT && pyramid && dim > 1) {
-      const mjtNum* mu = p->block_mu + 5*k;
-      f[0] = 0;
-      for (int j=0; j < 2*(dim-1); j++) {
-        f[0] += ef[j];
-      }
-      for (int j=1; j < dim; j++) {
-        f[j] = mu[j-1] * (ef[2*j-2] - ef[2*j-1]);
-      }
-    } else if (p->block_type[k] == acsBLOCK_CONTACT) {
-      mju_copy(f, ef, dim);
-    } else {
-      const int* efc = BUF(ctx, row_efc, int) + p->block_adr[k];
-      for (int j=0; j < dim; j++) {
-        f[j] = d->efc_force[efc[j]];
-      }
-    }
-  }
-}
-
-
-// constraint state for introspection, as MuJoCo's dual solvers classify forces
-static int rowState(int type, mjtNum f, mjtNum floss) {
-  switch (type) {
-  case acsBLOCK_EQUALITY:
-    return mjCNSTRSTATE_QUADRATIC;
-  case acsBLOCK_FRICTION:
-    return f <= -floss ? mjCNSTRSTATE_LINEARPOS :
-           f >= floss ? mjCNSTRSTATE_LINEARNEG : mjCNSTRSTATE_QUADRATIC;
-  default:
-    return f > 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_SATISFIED;
-  }
-}
-
-
-void acs_writeForces(const acsContext* ctx, const mjModel* m, mjData* d, const mjtNum* force) {
-  const acsProblem* p = &ctx->problem;
-  const int* efcadr = BUF(ctx, block_efcadr, int);
-  int pyramid = mj_isPyramidal(m);
-  int nv = m->nv, nefc = d->nefc;
-
-  // rows left out of the problem (they act on no dof) have zero force
-  mju_zero(d->efc_force, nefc);
-  for (int i=0; i < nefc; i++) {
-    d->efc_state[i] = mjCNSTRSTATE_SATISFIED;
-  }
-
-  for (int k=0; k < p->nblock; k++) {
-    int dim = p->block_dim[k], type = p->block_type[k];
-    const mjtNum* f = force + p->block_adr[k];
-    mjtNum* ef = d->efc_force + efcadr[k];
-    int* state = d->efc_state + efcadr[k];
-
-    if (type == acsBLOCK_CONTACT && pyramid && dim > 1) {
-      // exact inverse of f_n = sum p, f_k = mu_k (p_{2k-2} - p_{2k-1}): edges may be negative
-      const mjtNum* mu = p->block_mu + 5*k;
-      mjtNum an = f[0] / (dim-1);
-      for (int j=1; j < dim; j++) {
-        mjtNum bt = f[j] / mu[j-1];
-        ef[2*j-2] = 0.5*(an + bt);
-        ef[2*j-1] = 0.5*(an - bt);
-        state[2*j-2] = ef[2*j-2] > 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_SATISFIED;
-        state[2*j-1] = ef[2*j-1] > 0 ? mjCNSTRSTATE_QUADRATIC : mjCNSTRSTATE_SATISFIED;
-      }
-    } else if (type == acsBLOCK_CONTACT && dim > 1) {
-      mju_copy(ef, f, dim);
-      int cstate = f[0] <= 0 ? mjCNSTRSTATE_SATISFIED :
-                   acsu_coneNorm(f, p->block_mu + 5*k, dim) >= f[0] ? mjCNSTRSTATE_CONE :
-                   mjCNSTRSTATE_QUADRATIC;
-      for (int j=0; j < dim; j++) {
-        state[j] = cstate;
-      }
-    } else {
-      const int* efc = BUF(ctx, row_efc, int) + p->block_adr[k];
-      for (int j=0; j < dim; j++) {
-        d->efc_force[efc[j]] = f[j];
-        d->efc_state[efc[j]] = rowState(type, f[j], p->block_floss[k]);
-      }
-    }
-  }
-
-  // joint space, as mj_fwdConstraint leaves it
-  mju_zero(d->qfrc_constraint, nv);
-  if (nefc) {
-    mj_mulJacTVec(m, d, d->qfrc_constraint, d->efc_force);
-    mj_mulJacVec(m, d, d->efc_b, d->qacc_smooth);
-    mju_subFrom(d->efc_b, d->efc_aref, nefc);
-  }
-  const mjtNum *qLD, *qLDiagInv;
-  acs_mjStepFactor(&qLD, &qLDiagInv, m, d);
-  if (qLD == d->qLD) {
-    mj_solveM(m, d, d->qacc, d->qfrc_constraint, 1);
-    mju_addTo(d->qacc, d->qacc_smooth, nv);
-    return;
-  }
-
-  // discrete integrator: qacc = qacc_smooth + M^-1 qfrc_constraint with the step's matrix; a tree
-  // that no constraint row touches keeps MuJoCo's qacc (which corrects the gyroscopic term of
-  // standalone free bodies)
-  const int* tree_rows = BUF(ctx, tree_rows, int);
-  const mjtNum* qacc_mj = BUF(ctx, qacc_mj, mjtNum);
-  mju_copy(d->qacc, d->qfrc_constraint, nv);
-  for (int t=0; t < m->ntree; t++) {
-    int adr = m->tree_dofadr[t], num = m->tree_dofnum[t];
-    if (tree_rows[t]) {
-      acs_solveLD(d->qacc, m->M_rownnz, m->M_rowadr, m->M_colind, qLD, qLDiagInv, adr, num);
-      mju_addTo(d->qacc + adr, d->qacc_smooth + adr, num);
-    } else {
-      mju_copy(d->qacc + adr, qacc_mj + adr, num);
-    }
-  }
 }

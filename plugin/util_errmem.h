@@ -14,6 +14,9 @@ typedef struct acsBuffer_ {
   size_t cap;
 } acsBuffer;
 
+// the memory of buffer field name of obj as an array of type
+#define acsBUF(obj, name, type) ((type*)(obj)->name.ptr)
+
 // what a set of buffers has done so far, and a fault injector for tests
 typedef struct acsBufferStats_ {
   int nalloc;                     // heap (re)allocations so far

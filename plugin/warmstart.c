@@ -18,7 +18,6 @@
 #include "context.h"
 #include "problem.h"
 
-#define BUF(obj, name, type) ((type*)(obj)->name.ptr)
 
 static unsigned pairHash(int g1, int g2) {
   return (unsigned)g1 * 2654435761u ^ ((unsigned)g2 * 40503u + 0x9e3779b9u);
@@ -58,7 +57,7 @@ int acs_warmstart(mjtNum* force, acsContext* ctx, const mjModel* m, const mjData
   (void)m;
   const acsProblem* p = &ctx->problem;
   acsWarmCache* prev = &ctx->warm[ctx->warm_prev];
-  const int* efc = BUF(ctx, row_efc, int);
+  const int* efc = acsBUF(ctx, row_efc, int);
   int nwarm = 0;
 
   mju_zero(force, p->nefc);
@@ -67,8 +66,8 @@ int acs_warmstart(mjtNum* force, acsContext* ctx, const mjModel* m, const mjData
   }
 
   // non-contact rows: merge on the sorted keys
-  const int* pkey = BUF(prev, row_key, int);
-  const mjtNum* pforce = BUF(prev, row_force, mjtNum);
+  const int* pkey = acsBUF(prev, row_key, int);
+  const mjtNum* pforce = acsBUF(prev, row_force, mjtNum);
   int j = 0;
   for (int k=0; k < p->nblock && j < prev->nrow; k++) {
     if (p->block_type[k] == acsBLOCK_CONTACT) {
@@ -92,12 +91,12 @@ int acs_warmstart(mjtNum* force, acsContext* ctx, const mjModel* m, const mjData
 
   // contacts: hash on the geom pair, nearest position within the radius
   if (prev->ncon > 0) {
-    const int* pgeom = BUF(prev, con_geom, int);
-    const mjtNum* ppos = BUF(prev, con_pos, mjtNum);
-    const mjtNum* pF = BUF(prev, con_force, mjtNum);
-    const int* next = BUF(prev, con_next, int);
-    const int* head = BUF(prev, head, int);
-    int* used = BUF(prev, con_used, int);
+    const int* pgeom = acsBUF(prev, con_geom, int);
+    const mjtNum* ppos = acsBUF(prev, con_pos, mjtNum);
+    const mjtNum* pF = acsBUF(prev, con_force, mjtNum);
+    const int* next = acsBUF(prev, con_next, int);
+    const int* head = acsBUF(prev, head, int);
+    int* used = acsBUF(prev, con_used, int);
     memset(used, 0, prev->ncon * sizeof(int));
     mjtNum r2max = ctx->settings.warmstart_radius * ctx->settings.warmstart_radius;
 
@@ -153,7 +152,7 @@ int acs_warmstore(acsContext* ctx, const mjModel* m, const mjData* d, const mjtN
   (void)m;
   const acsProblem* p = &ctx->problem;
   acsWarmCache* cur = &ctx->warm[1 - ctx->warm_prev];
-  const int* efc = BUF(ctx, row_efc, int);
+  const int* efc = acsBUF(ctx, row_efc, int);
 
   // count
   int ncon = 0, nrow = 0;
@@ -180,13 +179,13 @@ int acs_warmstore(acsContext* ctx, const mjModel* m, const mjData* d, const mjtN
     cur->ncon = cur->nrow = 0;
     return -1;
   }
-  int* geom = BUF(cur, con_geom, int);
-  mjtNum* pos = BUF(cur, con_pos, mjtNum);
-  mjtNum* F = BUF(cur, con_force, mjtNum);
-  int* next = BUF(cur, con_next, int);
-  int* head = BUF(cur, head, int);
-  int* key = BUF(cur, row_key, int);
-  mjtNum* rforce = BUF(cur, row_force, mjtNum);
+  int* geom = acsBUF(cur, con_geom, int);
+  mjtNum* pos = acsBUF(cur, con_pos, mjtNum);
+  mjtNum* F = acsBUF(cur, con_force, mjtNum);
+  int* next = acsBUF(cur, con_next, int);
+  int* head = acsBUF(cur, head, int);
+  int* key = acsBUF(cur, row_key, int);
+  mjtNum* rforce = acsBUF(cur, row_force, mjtNum);
   for (int i=0; i < nhead; i++) {
     head[i] = -1;
   }
