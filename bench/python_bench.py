@@ -9,6 +9,8 @@
 2. Rollout throughput (steps per second) of --nroll rollouts of --nstep steps with small random
    controls: mujoco.rollout, and acs.rollout with each --solvers, on each thread count, every
    configuration interleaved --reps times, best of each.
+3. Batch throughput: a mujoco.batch.Batch of --nroll simulations stepped --nstep times by
+   batch.step and by acs.batch.step with each --solvers (MuJoCo >= 3.17), as above.
 """
 
 import argparse
@@ -21,7 +23,11 @@ import mujoco.rollout
 import numpy as np
 
 import acs
+import acs.batch
 import acs.rollout
+
+if acs._acs.HAS_MJBATCH:  # pylint: disable=protected-access
+  import mujoco.batch  # pylint: disable=g-import-not-at-top
 
 FULL = mujoco.mjtState.mjSTATE_FULLPHYSICS.value
 ROOT = pathlib.Path(__file__).resolve().parents[1]
@@ -85,6 +91,34 @@ def main():
         rate[name, nthread] = max(rate.get((name, nthread), 0), steps)
   print(f'rollout throughput, steps/s ({args.nroll} rollouts x {args.nstep} steps, best of '
         f'{args.reps}):')
+  table(rate, configs, threads)
+
+  if not acs._acs.HAS_MJBATCH:  # pylint: disable=protected-access
+    return   # MuJoCo 3.12: no batch API
+  configs = [('mujoco.batch', None)] + [('acs ' + s, s) for s in args.solvers.split(',')]
+  rate = {}
+  for _ in range(args.reps):
+    for nthread in sorted(set(threads)):
+      for name, solver in configs:
+        batch = mujoco.batch.Batch(m, args.nroll, nthread=nthread)
+        row = np.empty(batch.nstate)
+        mujoco.mj_setState(m, d, s0, FULL)
+        mujoco.mj_getState(m, d, row, mujoco.mjtState.mjSTATE_INTEGRATION.value)
+        batch.state[:] = row
+        start = time.perf_counter()
+        if solver is None:
+          batch.step(nstep=args.nstep)
+        else:
+          acs.batch.step(batch, args.nstep, solver=solver, metrics=False)
+        steps = args.nroll * args.nstep / (time.perf_counter() - start)
+        rate[name, nthread] = max(rate.get((name, nthread), 0), steps)
+  print(f'batch throughput, steps/s ({args.nroll} simulations x {args.nstep} steps, best of '
+        f'{args.reps}):')
+  table(rate, configs, threads)
+
+
+def table(rate, configs, threads):
+  """Rows of steps/s per thread count, with the scaling from the fewest to the most threads."""
   print(f'{"":16s}' + ''.join(f'{t:>12d}T' for t in sorted(set(threads))) + '   scaling')
   for name, _ in configs:
     row = [rate[name, t] for t in sorted(set(threads))]
