@@ -124,12 +124,20 @@ PyMODINIT_FUNC PyInit__acs(void) {
   }
   acsPy_Error = PyErr_NewExceptionWithDoc("acs.Error", "A step or call acs refused; the message "
                                           "says why.", PyExc_RuntimeError, NULL);
-  if (!acsPy_Error || PyModule_AddObject(module, "Error", acsPy_Error) ||
-      acsPy_addContext(module) || acsPy_addBatch(module)) {
+  if (!acsPy_Error) {
     Py_DECREF(module);
     return NULL;
   }
-  Py_INCREF(acsPy_Error);   // the module's reference was stolen; keep ours
+  Py_INCREF(acsPy_Error);   // ours, kept for the process; the module's is stolen below
+  if (PyModule_AddObject(module, "Error", acsPy_Error)) {
+    Py_DECREF(acsPy_Error);
+    Py_DECREF(module);
+    return NULL;
+  }
+  if (acsPy_addContext(module) || acsPy_addBatch(module)) {
+    Py_DECREF(module);
+    return NULL;
+  }
   PyObject* mujoco = PyImport_ImportModule("mujoco");
   acsPy_FatalError = mujoco ? PyObject_GetAttrString(mujoco, "FatalError") : NULL;
   Py_XDECREF(mujoco);

@@ -33,7 +33,7 @@ typedef struct {
   const mjtNum* control;          // (nroll x nstep x ncontrol) or NULL
   mjtNum*       state;            // (nroll x nstep x nstate) or NULL
   mjtNum*       sensordata;       // (nroll x nstep x nsensordata) or NULL
-  atomic_int    next;             // next rollout to take
+  atomic_llong  next;             // next rollout to take
   atomic_int    failed;           // first rollout refused + 1, 0 if none
   char          error[acsNERROR]; // its message
   atomic_int    fatal;            // 1: MuJoCo raised an error (mju_error) in a worker
@@ -131,12 +131,12 @@ static void rolloutOne(rolloutJob* job, int w, int r) {
 // worker w takes chunks of rollouts until none is left
 static void rolloutChunks(rolloutJob* job, int w) {
   for (;;) {
-    int start = atomic_fetch_add(&job->next, job->chunk);
+    long long start = atomic_fetch_add(&job->next, (long long)job->chunk);
     if (start >= job->nroll) {
       return;
     }
-    int end = start + job->chunk < job->nroll ? start + job->chunk : job->nroll;
-    for (int r=start; r < end; r++) {
+    long long end = start + job->chunk < job->nroll ? start + job->chunk : job->nroll;
+    for (int r=(int)start; r < (int)end; r++) {
       rolloutOne(job, w, r);
     }
   }
@@ -170,8 +170,10 @@ static void rolloutWorker(rolloutJob* job, int w) {
 
 #if mjVERSION_HEADER >= 3017000
 // MuJoCo's batch as the thread pool: one "simulation" per worker; its own mjData is not used
-static mjBatch* gPool = NULL;     // the persistent pool (persistent_pool=True), GIL-guarded
-static int gPoolThreads = 0;
+static mjBatch* gPool = NULL;     // the persistent pool (persistent_pool=True)
+static int gPoolThreads = 0;      //   its threads
+static int gPoolBusy = 0;         //   a call runs on it (these three: read and written with the
+                                  //   GIL held; a call that finds it busy makes a pool of its own)
 
 static void poolTask(const mjModel* m, mjData* d, int sim, void* arg) {
   (void)m;
@@ -181,7 +183,8 @@ static void poolTask(const mjModel* m, mjData* d, int sim, void* arg) {
 
 static int runWorkers(rolloutJob* job, int nworker, const mjModel* m, int persistent,
                       char* error, int error_sz) {
-  mjBatch* pool = persistent && gPoolThreads == nworker ? gPool : NULL;
+  int shared = persistent && !gPoolBusy;
+  mjBatch* pool = shared && gPoolThreads == nworker ? gPool : NULL;
   if (!pool) {
     mjBatchConfig config;
     mjb_defaultConfig(&config);
@@ -190,11 +193,14 @@ static int runWorkers(rolloutJob* job, int nworker, const mjModel* m, int persis
     if (!pool) {
       return -1;
     }
-    if (persistent) {
+    if (shared) {   // not in use: replace it
       mjb_deleteBatch(gPool);
       gPool = pool;
       gPoolThreads = nworker;
     }
+  }
+  if (pool == gPool) {
+    gPoolBusy = 1;
   }
   int nfailed;
   Py_BEGIN_ALLOW_THREADS
@@ -210,7 +216,9 @@ static int runWorkers(rolloutJob* job, int nworker, const mjModel* m, int persis
       break;
     }
   }
-  if (pool != gPool) {
+  if (pool == gPool) {
+    gPoolBusy = 0;
+  } else {
     mjb_deleteBatch(pool);
   }
   return nfailed ? -1 : 0;
@@ -394,7 +402,9 @@ PyObject* acsPy_rollout(PyObject* self, PyObject* args) {
   job->control = buf[2].buf;
   job->state = buf[3].buf;
   job->sensordata = buf[4].buf;
-  job->chunk = chunk_size > 0 ? chunk_size : (nroll / (10 * nworker) > 1 ? nroll / (10 * nworker) : 1);
+  // a chunk of at most nroll rollouts (a larger one would take them all as well)
+  job->chunk = chunk_size > 0 ? (chunk_size < nroll ? chunk_size : nroll) :
+               (nroll / (10 * nworker) > 1 ? nroll / (10 * nworker) : 1);
   atomic_init(&job->next, 0);
   atomic_init(&job->failed, 0);
   atomic_init(&job->fatal, 0);
@@ -449,7 +459,22 @@ typedef struct {
   PyObject*    model;             // the model (a reference)
   PyObject*    models;            // caller models of set_models (a reference), or NULL
   int*         status;            // nsim
+  int          busy;              // a step runs with the GIL released
 } BatchObject;
+
+
+// the batch, ready for a call; NULL with RuntimeError if not initialized or busy
+static mjBatch* batchReady(BatchObject* self) {
+  if (!self->b || !self->ctx) {
+    PyErr_SetString(PyExc_RuntimeError, "Batch is not initialized");
+    return NULL;
+  }
+  if (self->busy) {
+    PyErr_SetString(PyExc_RuntimeError, "Batch used from two threads at once");
+    return NULL;
+  }
+  return self->b;
+}
 
 
 static void batchDealloc(BatchObject* self) {
@@ -525,6 +550,9 @@ static PyObject* memory(void* ptr, Py_ssize_t nbytes) {
 
 static PyObject* batchState(BatchObject* self, PyObject* noargs) {
   (void)noargs;
+  if (!batchReady(self)) {
+    return NULL;
+  }
   return memory(mjb_state(self->b),
                 (Py_ssize_t)self->nsim * mjb_nstate(self->b) * (Py_ssize_t)sizeof(mjtNum));
 }
@@ -532,6 +560,9 @@ static PyObject* batchState(BatchObject* self, PyObject* noargs) {
 
 static PyObject* batchWarning(BatchObject* self, PyObject* noargs) {
   (void)noargs;
+  if (!batchReady(self)) {
+    return NULL;
+  }
   return memory(mjb_warning(self->b),
                 (Py_ssize_t)self->nsim * mjNWARNING * (Py_ssize_t)sizeof(mjWarningStat));
 }
@@ -539,7 +570,7 @@ static PyObject* batchWarning(BatchObject* self, PyObject* noargs) {
 
 // output(name) / expand(name): the (nsim x size) storage as bytes, None if MuJoCo refuses name
 static PyObject* batchField(BatchObject* self, PyObject* name, int expand) {
-  const char* key = PyUnicode_AsUTF8(name);
+  const char* key = batchReady(self) ? PyUnicode_AsUTF8(name) : NULL;
   if (!key) {
     return NULL;
   }
@@ -562,6 +593,9 @@ static PyObject* batchExpand(BatchObject* self, PyObject* name) {
 
 // set_models(None | [MjModel] * nsim)
 static PyObject* batchSetModels(BatchObject* self, PyObject* models) {
+  if (!batchReady(self)) {
+    return NULL;
+  }
   if (models == Py_None) {
     mjb_setModels(self->b, NULL);
     Py_CLEAR(self->models);
@@ -592,6 +626,9 @@ static PyObject* batchSetModels(BatchObject* self, PyObject* models) {
 
 // step(ids | None, nstep, control | None, control_spec) -> bytes of nsim int32 statuses
 static PyObject* batchStep(BatchObject* self, PyObject* args) {
+  if (!batchReady(self)) {
+    return NULL;
+  }
   PyObject *ids_obj, *control_obj;
   int nstep, control_spec, copy_outputs;
   if (!PyArg_ParseTuple(args, "OiOip", &ids_obj, &nstep, &control_obj, &control_spec,
@@ -631,6 +668,7 @@ static PyObject* batchStep(BatchObject* self, PyObject* args) {
   for (int i=0; i < self->nsim; i++) {
     self->status[i] = -1;
   }
+  self->busy = 1;
   Py_BEGIN_ALLOW_THREADS
   nbad = acs_batchStep(self->status, self->b, self->ctx, ids.obj ? (const int*)ids.buf : NULL,
                        nid, nstep, control.obj ? (const mjtNum*)control.buf : NULL,
@@ -645,27 +683,44 @@ static PyObject* batchStep(BatchObject* self, PyObject* args) {
                        mjSTAGE_NONE);
     Py_END_ALLOW_THREADS
   }
+  self->busy = 0;
+  if (nbad < 0) {
+    if (ids.obj) {
+      PyBuffer_Release(&ids);
+    }
+    if (control.obj) {
+      PyBuffer_Release(&control);
+    }
+    PyErr_SetString(PyExc_ValueError, error);
+    return NULL;
+  }
+
+  // the simulations of this call that failed: a refused step (acs), or MuJoCo's error, which
+  // stops a simulation midway: its context forgets what the step left; the first is named
+  int first = -1;
+  const int* mjstatus = mjb_status(self->b);
+  for (int j=0; j < nid; j++) {
+    int i = ids.obj ? ((const int*)ids.buf)[j] : j;
+    if (mjstatus[i]) {
+      acs_resetContext(self->ctx[i]);
+    }
+    if (first < 0 && (mjstatus[i] || self->status[i] == acsSTATUS_ERROR)) {
+      first = i;
+    }
+  }
   if (ids.obj) {
     PyBuffer_Release(&ids);
   }
   if (control.obj) {
     PyBuffer_Release(&control);
   }
-  if (nbad < 0) {
-    PyErr_SetString(PyExc_ValueError, error);
-    return NULL;
-  }
   if (nbad > 0) {
-    // name the first simulation that failed and why
-    for (int i=0; i < self->nsim; i++) {
-      const char* mjerror = mjb_error(self->b, i);
-      if (self->status[i] == acsSTATUS_ERROR || (mjerror && mjerror[0])) {
-        PyErr_Format(acsPy_Error, "%d simulation(s) failed; simulation %d: %s", nbad, i,
-                     self->status[i] == acsSTATUS_ERROR ? acs_lastError(self->ctx[i]) : mjerror);
-        return NULL;
-      }
+    if (first >= 0) {
+      PyErr_Format(acsPy_Error, "%d simulation(s) failed; simulation %d: %s", nbad, first,
+                   mjstatus[first] ? mjb_error(self->b, first) : acs_lastError(self->ctx[first]));
+    } else {
+      PyErr_Format(acsPy_Error, "%d simulation(s) failed", nbad);
     }
-    PyErr_Format(acsPy_Error, "%d simulation(s) failed", nbad);
     return NULL;
   }
   return PyBytes_FromStringAndSize((const char*)self->status, sizeof(int) * self->nsim);
@@ -674,6 +729,9 @@ static PyObject* batchStep(BatchObject* self, PyObject* args) {
 
 static PyObject* batchReset(BatchObject* self, PyObject* ids_obj) {
   // forget the warm start of the given simulations (a list of ints) or of all (None)
+  if (!batchReady(self)) {
+    return NULL;
+  }
   if (ids_obj == Py_None) {
     for (int i=0; i < self->nsim; i++) {
       acs_resetContext(self->ctx[i]);
