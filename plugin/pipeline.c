@@ -69,6 +69,43 @@ static void evaluate(acsContext* ctx, const mjModel* m, mjData* d) {
 }
 
 
+// The metrics of a step at the level settings.metrics (acstMetrics). full: every criterion of the
+// forces in ctx->force for ctx->problem (evaluate). cheap: what the step already has, the contact
+// count and the deepest penetration (from the problem, or for MuJoCo's solver from d, its rows'
+// distances), the solver's own residual kept. off: no work; the criteria not computed are NaN.
+// problem: ctx->problem is this step's
+static void measure(acsContext* ctx, const mjModel* m, mjData* d, int problem) {
+  acsStats* st = &ctx->stats;
+  if (ctx->settings.metrics == acsMETRICS_FULL) {
+    evaluate(ctx, m, d);
+    return;
+  }
+  st->signorini = st->coulomb = st->mdp = st->penetration = st->slip = st->energy = NAN;
+  st->ncontact = 0;
+  if (ctx->settings.metrics != acsMETRICS_CHEAP) {
+    return;
+  }
+  mjtNum pen = 0;   // as the full metrics: the deepest penetration, 0 when none
+  if (problem) {
+    const acsProblem* p = &ctx->problem;
+    for (int k=0; k < p->nblock; k++) {
+      if (p->block_type[k] == acsBLOCK_CONTACT) {
+        st->ncontact++;
+        pen = mju_max(pen, -p->block_pos[k]);
+      }
+    }
+  } else {
+    for (int i=0; i < d->ncon; i++) {
+      if (d->contact[i].efc_address >= 0) {
+        st->ncontact++;
+        pen = mju_max(pen, -d->efc_pos[d->contact[i].efc_address]);
+      }
+    }
+  }
+  st->penetration = pen;
+}
+
+
 // does the context's solver (or its settings) use Y = M^-1 J': the dual solvers (a contact law
 // other than the compliant potentials; native has none), and compliance
 static int needsY(const acsContext* ctx) {
@@ -119,7 +156,7 @@ static void dropStabilization(acsContext* ctx) {
 // Return 0, or -1 with the reason in ctx->error
 static int fwdConstraintNative(const mjModel* m, mjData* d, acsContext* ctx) {
   acsStats* st = &ctx->stats;
-  int metrics = ctx->settings.metrics && !ctx->stage;
+  int metrics = ctx->settings.metrics == acsMETRICS_FULL && !ctx->stage;
   double t0 = acs_timeMicro();
   if (metrics && acs_buildProblem(ctx, m, d, needsY(ctx))) {
     acs_formatError(ctx->error, acsNERROR, "out of memory building the constraint problem "
@@ -135,13 +172,16 @@ static int fwdConstraintNative(const mjModel* m, mjData* d, acsContext* ctx) {
     st->niter += d->solver_niter[i];
   }
 
+  st->residual = NAN;   // MuJoCo's solver has no NCP residual of its own
   if (metrics) {
     ctx->problem.pyramid = mj_isPyramidal(m);
     acs_readForces(acsBUF(ctx, force, mjtNum), ctx, m, d);
     st->nefc = ctx->problem.nefc;
     evaluate(ctx, m, d);
-    st->time_metrics = (t1 - t0) + (acs_timeMicro() - t2);
+  } else if (!ctx->stage) {
+    measure(ctx, m, d, 0);
   }
+  st->time_metrics = (t1 - t0) + (acs_timeMicro() - t2);
   return 0;
 }
 
@@ -215,9 +255,9 @@ static int fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
     d->solver[i].gradient = st->history[i];
   }
 
-  if (ctx->settings.metrics && !ctx->stage) {
+  if (!ctx->stage) {
     double t1 = acs_timeMicro();
-    evaluate(ctx, m, d);
+    measure(ctx, m, d, 1);
     st->time_metrics = acs_timeMicro() - t1;
   }
   return 0;
@@ -484,10 +524,15 @@ static int nativeDiscrete(const mjModel* m, mjData* d, acsContext* ctx, int step
     mj_forward(m, d);
   }
   double t1 = acs_timeMicro();
-  int status = ctx->settings.metrics ? acs_evaluate(m, d, ctx) : acsSTATUS_NATIVE;
-  if (!ctx->settings.metrics) {
+  int full = ctx->settings.metrics == acsMETRICS_FULL;
+  int status = full ? acs_evaluate(m, d, ctx) : acsSTATUS_NATIVE;
+  if (!full) {
     memset(&ctx->stats, 0, sizeof(acsStats));
     ctx->stats.status = d->nefc ? acsSTATUS_NATIVE : acsSTATUS_EMPTY;
+    ctx->stats.residual = NAN;
+    double t2 = acs_timeMicro();
+    measure(ctx, m, d, 0);
+    ctx->stats.time_metrics = acs_timeMicro() - t2;
   }
   ctx->stats.time_constraint = t1 - t0;
   if (status != acsSTATUS_ERROR && !stateFinite(m, d)) {

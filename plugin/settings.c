@@ -63,8 +63,8 @@ static const optionInfo kOptions[] = {
    "start from the matched forces of the previous step"},
   {"warmstart_radius", kTypeNum,    OPT(warmstart_radius), 0, INFINITY, 1, 1, "m",
    "contacts of one geom pair closer than this match across steps"},
-  {"metrics",          kTypeBool,   OPT(metrics),         0, 1,       0, 0, "",
-   "compute the physical metrics every step"},
+  {"metrics",          kTypeInt,    OPT(metrics),         0, 2,       0, 0, "",
+   "metrics every step: 0 off, 1 cheap (the solver's residual, contacts, penetration), 2 full"},
   {"admm_rho",         kTypeNum,    OPT(admm_rho),        0, INFINITY, 0, 1, "",
    "ADMM initial penalty, relative to the unit diagonal of the scaled Delassus matrix; "
    "0: spectral rule sqrt(L m) (L/m)^admm_power"},
@@ -119,7 +119,7 @@ void acs_defaultSettings(acsSettings* s) {
   s->compliance = 0;
   s->warmstart = 1;
   s->warmstart_radius = 0.02;
-  s->metrics = 1;
+  s->metrics = acsMETRICS_FULL;
   s->admm_rho = 0;
   s->admm_prox = 1e-6;
   s->admm_power = 0.2;

@@ -446,6 +446,18 @@ static mjtNum lineSearch(icfWork* iw, const acsProblem* p, int* neval) {
 
 //---------------------------------- solve ---------------------------------------------------------
 
+// the common NCP residual of the forces gamma / h of the iterate, with its velocity
+// a = (J u) / h + b (= G f + b at convergence, u = M^-1 J' gamma); iw->vc and iw->gamma current
+static mjtNum iterateResidual(icfWork* iw, const acsProblem* p) {
+  mjtNum h = p->timestep;
+  for (int r=0; r < p->nefc; r++) {
+    iw->f[r] = iw->gamma[r] / h;
+    iw->a[r] = (iw->vc[r] - p->vfree[r]) / h + p->b[r];
+  }
+  return acs_residual(p, iw->f, iw->a, acsMODEL_NCP);
+}
+
+
 int acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
                  const acsProblem* p, const acsSettings* s) {
   (void)state;
@@ -500,15 +512,10 @@ int acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
     }
     int converged = mju_sqrt(rn) <= 1e-14 + s->newton_tolerance * mju_sqrt(mju_max(mn, jn));
 
-    // the common NCP residual of the forces gamma / h, recorded after every iteration, with the
-    // velocity of the iterate: a = (J u) / h + b (= G f + b at convergence, u = M^-1 J' gamma)
-    if (iter > 0) {
-      for (int r=0; r < n; r++) {
-        iw.f[r] = iw.gamma[r] / h;
-        iw.a[r] = (iw.vc[r] - p->vfree[r]) / h + p->b[r];
-      }
-      mjtNum ncp = acs_residual(p, iw.f, iw.a, acsMODEL_NCP);
-      stats->residual = ncp;
+    // the common NCP residual of the forces gamma / h, recorded after every iteration with the
+    // full metrics (it is not part of the Newton iterations' test)
+    if (iter > 0 && s->metrics == acsMETRICS_FULL) {
+      mjtNum ncp = iterateResidual(&iw, p);
       if (iter - 1 < acsNHISTORY) {
         stats->history[iter-1] = ncp;
         stats->nhistory = iter;
@@ -545,5 +552,6 @@ int acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
   for (int r=0; r < n; r++) {
     force[r] = iw.gamma[r] / h;
   }
+  stats->residual = s->metrics == acsMETRICS_OFF ? NAN : iterateResidual(&iw, p);
   return status;
 }

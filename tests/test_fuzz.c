@@ -616,7 +616,7 @@ static void testSteps(void) {
     s.warmstart = randInt(2);
     s.compliance = randInt(4) ? 0 : logUniform(-6, -1);
     s.restitution = randInt(4) ? 0 : uniform();
-    s.metrics = randInt(2);
+    s.metrics = randInt(3);
     acsContext* ctx = acs_makeContext(m, &s, error, sizeof(error));
     if (!ctx) {
       // refused at creation (RK4, sleep): with the reason

@@ -354,6 +354,73 @@ static void testEvaluateMatchesNative(void) {
 }
 
 
+static void testMetricsLevels(void) {
+  // the metrics levels measure without changing the step: the same solver at off, cheap and full
+  // takes bit-identical steps; cheap reports the full level's contact count and penetration
+  // exactly and the solver's own residual of the forces it returned, which the full level
+  // evaluates again through MuJoCo's qacc (equal up to rounding: the two routes to a = G f + b
+  // round differently, and the residual's products of forces up to 1e3 N with velocities up to
+  // 1e2 m/s^2 carry about 1e-16 * 1e5 * nv ~ 1e-10 of it, 1e-11 seen: 1e-9 absolute plus 1e-9
+  // relative). lagged's own residual takes the velocity of its last Newton iterate, G f + b up to
+  // the iterate's momentum residual (Newton tolerance 1e-5 relative to the momentum; the
+  // residual, a max over contacts of up to 1e2, moved by up to 1.7e-3 relative in this run): 1e-2
+  // relative. off leaves the criteria not computed NaN
+  static const char* solvers[] = {"native", "pgs", "admm", "lagged"};
+  mjModel* m = acst_loadSharedModel("humanoid.xml");
+  if (!m) return;
+  for (int j=0; j < 4; j++) {
+    mjData* d[3];
+    acsContext* c[3];
+    for (int lv=0; lv < 3; lv++) {
+      d[lv] = acst_makeData(m);
+      c[lv] = acst_makeContext(m, solvers[j]);
+      acsSettings s = *acs_getSettings(c[lv]);
+      s.metrics = lv;
+      char error[acsNERROR];
+      ENSURE(acs_setSettings(c[lv], &s, error, sizeof(error)) == 0);
+    }
+    int ncheck = 0;
+    for (int i=0; i < 300 && !acst_failures; i++) {
+      for (int lv=0; lv < 3; lv++) {
+        acs_step(m, d[lv], c[lv]);
+      }
+      const acsStats* off = acs_getStats(c[0]);
+      const acsStats* cheap = acs_getStats(c[1]);
+      const acsStats* full = acs_getStats(c[2]);
+      int same = !memcmp(d[0]->qpos, d[2]->qpos, m->nq * sizeof(mjtNum)) &&
+                 !memcmp(d[1]->qpos, d[2]->qpos, m->nq * sizeof(mjtNum));
+      int native = !strcmp(solvers[j], "native");
+      mjtNum rel = !strcmp(solvers[j], "lagged") ? 1e-2 : 1e-9;
+      int resok = native ? isnan(cheap->residual) :
+                  mju_abs(cheap->residual - full->residual) <= rel * full->residual + 1e-9;
+      if (!same || !isnan(off->signorini) || !isnan(off->penetration) ||
+          !isnan(cheap->signorini) || !isnan(cheap->energy) || !isfinite(full->signorini) ||
+          cheap->ncontact != full->ncontact || cheap->penetration != full->penetration || !resok) {
+        fprintf(stderr, "%s step %d: same %d, residual cheap %.17g full %.17g, penetration cheap "
+                "%.17g full %.17g, ncontact %d %d\n", solvers[j], i, same, cheap->residual,
+                full->residual, cheap->penetration, full->penetration, cheap->ncontact,
+                full->ncontact);
+        acst_failures++;
+      }
+      // lagged's per-iteration residuals are metric work: the full level's only
+      if (!strcmp(solvers[j], "lagged") &&
+          (off->nhistory || cheap->nhistory || (full->niter > 0 && full->nhistory == 0))) {
+        fprintf(stderr, "lagged step %d: history %d %d %d\n", i, off->nhistory, cheap->nhistory,
+                full->nhistory);
+        acst_failures++;
+      }
+      ncheck += full->ncontact > 0;
+    }
+    ENSURE(ncheck > 100);   // the humanoid lies on the floor for most of the run
+    for (int lv=0; lv < 3; lv++) {
+      acs_deleteContext(c[lv]);
+      mj_deleteData(d[lv]);
+    }
+  }
+  mj_deleteModel(m);
+}
+
+
 static void testSleepingPile(void) {
   // the acs solvers on a pile of boxes with sleep enabled: the trees fall asleep as MuJoCo decides
   // (every box asleep at the end), a late box wakes those it lands on, and no step diverges
@@ -422,6 +489,7 @@ int main(int argc, char** argv) {
     TEST(testPyramidExact),
     TEST(testWarmstart),
     TEST(testEvaluateMatchesNative),
+    TEST(testMetricsLevels),
     TEST(testVersionGuard),
     TEST(testSleepingPile),
   };

@@ -54,6 +54,16 @@ typedef enum acstStatus_ {        // outcome of a solve or a step
   acsNSTATUS                      // number of status values
 } acstStatus;
 
+typedef enum acstMetrics_ {       // what a step measures (settings.metrics)
+  acsMETRICS_OFF = 0,             // nothing: no metric work in the step; the metrics are NaN
+  acsMETRICS_CHEAP,               // what the step already has: the solver's final NCP residual
+                                  //   (dual solvers), the contact count and the deepest penetration
+  acsMETRICS_FULL,                // every criterion of acsStats and the energy (one more product
+                                  //   with J and M^-1 J', and MuJoCo's energy)
+
+  acsNMETRICS                     // number of levels
+} acstMetrics;
+
 typedef enum acstOption_ {        // type of an option (acs_optionType)
   acsOPTION_SOLVER = 0,           // solver name (text)
   acsOPTION_INT,                  // integer
@@ -178,8 +188,8 @@ typedef struct acsSettings_ {
                                   //                                                default: 1
   mjtNum warmstart_radius;        // contacts of one geom pair match when their positions are
                                   //   closer than this, m, > 0                     default: 0.02
-  int    metrics;                 // compute the physical metrics of acsStats every step, 0/1
-                                  //                                                default: 1
+  int    metrics;                 // metrics every step (acstMetrics): 0 off, 1 cheap, 2 full
+                                  //                                                default: 2
 
   // ADMM (admm, ccp-admm); it runs on the problem scaled to a unit Delassus diagonal, so its
   // penalties are dimensionless
@@ -241,7 +251,12 @@ typedef struct acsStats_ {
   mjtNum rho;                     // ADMM penalty at the end of the solve, dimensionless: relative
                                   //   to the unit diagonal of the scaled Delassus matrix
 
-  // physical criteria (computed when settings.metrics is 1; otherwise 0)
+  // physical criteria, by settings.metrics: full, all of them; cheap, residual, penetration and
+  // ncontact, the others NaN; off, none (NaN, ncontact 0) but the residual. residual: with full,
+  // evaluated on the forces returned; otherwise the solver's own residual of the forces it returned
+  // (pgs, raisim, admm and their relaxations: part of their stopping test; lagged and similar: with
+  // cheap only, with the velocity of the last Newton iterate, G f + b up to the Newton
+  // tolerance), NaN where there is none (native)
   mjtNum residual;                // NCP residual with De Saxce correction, max over blocks
   mjtNum signorini;               // max |f_n a_n| over contacts and limits
   mjtNum coulomb;                 // max distance of a contact force to its friction cone (N)

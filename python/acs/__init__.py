@@ -117,8 +117,9 @@ class Stats:
 
   Attributes: status (acs.STATUS_*; status_name gives its name), solver, iterations, nefc,
   ncontact, nwarm, nfactor, nevaluation, unstabilized, rho; the physical criteria residual,
-  signorini, coulomb, mdp, penetration (m), slip (m/s), energy (J), computed when the option
-  metrics is on; timings in microseconds (time_constraint, time_problem, time_solve,
+  signorini, coulomb, mdp, penetration (m), slip (m/s), energy (J), by the option metrics: 2 (or
+  True, the default) all of them, 1 (cheap) the residual, penetration and ncontact, 0 (False)
+  none but the solver's own residual (the others NaN); timings in microseconds (time_constraint, time_problem, time_solve,
   time_metrics); history, the per-iteration residual as a NumPy array; error, why the last step
   was refused or diverged ('' otherwise).
   """

@@ -42,7 +42,7 @@ class Settings:
   compliance: float
   warmstart: bool
   warmstart_radius: float
-  metrics: bool
+  metrics: int
   admm_rho: float
   admm_prox: float
   admm_power: float

@@ -86,10 +86,23 @@ int acsPy_sameLayout(const mjModel* a, const mjModel* b) {
 }
 
 
-// text of an option value: bool as 1/0, numbers as Python writes them (round trip), text as is
+// is key the metrics option (acs_metrics, or metrics)
+static int isMetrics(PyObject* key) {
+  const char* name = PyUnicode_Check(key) ? PyUnicode_AsUTF8(key) : NULL;
+  if (!name) {
+    PyErr_Clear();
+    return 0;
+  }
+  return !strcmp(name, "metrics") || !strcmp(name, "acs_metrics");
+}
+
+
+// text of an option value: bool as 1/0 (metrics: True is the full level, 2), numbers as Python
+// writes them (round trip), text as is
 static PyObject* optionText(PyObject* key, PyObject* value) {
   if (PyBool_Check(value)) {
-    return PyUnicode_FromString(value == Py_True ? "1" : "0");
+    int full = value == Py_True && isMetrics(key);
+    return PyUnicode_FromString(full ? "2" : value == Py_True ? "1" : "0");
   }
   if (PyUnicode_Check(value)) {
     Py_INCREF(value);

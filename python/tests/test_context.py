@@ -99,6 +99,19 @@ def test_settings_read_write(humanoid):
       'native', 'pgs', 'admm', 'raisim', 'lcp-pgs', 'ccp-pgs', 'ccp-admm', 'lagged', 'similar']
 
 
+def test_metrics_levels(humanoid):
+  # True is the full level (the default), False off; the cheap level has the residual and the
+  # penetration, not the criteria that need another product with J
+  assert acs.Context(humanoid).settings.metrics == 2
+  assert acs.Context(humanoid, metrics=True).settings.metrics == 2
+  assert acs.Context(humanoid, metrics=False).settings.metrics == 0
+  data = mujoco.MjData(humanoid)
+  ctx = acs.Context(humanoid, solver='pgs', metrics=1)
+  ctx.step(data, 50)
+  st = ctx.stats
+  assert np.isfinite(st.residual) and st.penetration > 0 and np.isnan(st.signorini)
+
+
 def test_model_configuration(incline):
   # defaults, then the model's <custom> configuration, then the keywords, as in C
   spec = mujoco.MjSpec.from_file(str(pathlib.Path(__file__).parents[2] /
