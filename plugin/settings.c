@@ -47,6 +47,8 @@ static const optionInfo kOptions[] = {
    "stop when the largest force change is at most this times the largest force (0: off)"},
   {"omega",            kTypeNum,    OPT(omega),           0, 2,       1, 1, "",
    "over-relaxation of Gauss-Seidel steps and of the ADMM x-update"},
+  {"subspace",         kTypeBool,   OPT(subspace),        0, 1,       0, 0, "",
+   "pgs and raisim: Newton step on the sticking rows once the active set settles"},
   {"baumgarte",        kTypeNum,    OPT(baumgarte),       0, 1,       0, 0, "",
    "fraction of penetration (beyond slop) and equality violation removed per step"},
   {"slop",             kTypeNum,    OPT(slop),            0, INFINITY, 0, 1, "m",
@@ -111,6 +113,7 @@ void acs_defaultSettings(acsSettings* s) {
   s->tolerance = 1e-6;
   s->rel_tolerance = 1e-12;
   s->omega = 1;
+  s->subspace = 1;
   s->baumgarte = 0.2;
   s->slop = 1e-4;
   s->max_correction = 1;

@@ -90,22 +90,12 @@ typedef struct admmWork_ {
 
 
 // number of islands and their row counts (one island if the problem has none)
-static int islandCount(const acsProblem* p) {
-  return p->block_island ? p->nisland : (p->nefc > 0 ? 1 : 0);
-}
-
-
-static int islandRows(const acsProblem* p, int i) {
-  return p->block_island ? p->island_nefc[i] : p->nefc;
-}
-
-
 static void admmLayout(void* work, acsArena* arena, const acsProblem* p) {
   admmWork* aw = (admmWork*)work;
-  int nisland = islandCount(p);
+  int nisland = acs_islandCount(p);
   size_t nG = 0, nP = 0;
   for (int i=0; i < nisland; i++) {
-    int ni = islandRows(p, i);
+    int ni = acs_islandRows(p, i);
     nG += ni <= denseRows() ? (size_t)ni * ni : 0;
   }
   for (int k=0; k < p->nblock; k++) {
@@ -150,19 +140,19 @@ size_t acs_admmWorkspace(const acsProblem* p, const acsSettings* s) {
 
 // group the rows by island and assemble the dense island blocks of G + R
 static void buildIslands(admmWork* aw, const acsProblem* p) {
-  int nisland = islandCount(p);
+  int nisland = acs_islandCount(p);
 
   // row lists: counting sort by island
   aw->island_start[0] = 0;
   for (int i=0; i < nisland; i++) {
-    aw->island_start[i+1] = aw->island_start[i] + islandRows(p, i);
+    aw->island_start[i+1] = aw->island_start[i] + acs_islandRows(p, i);
   }
   int* fill = aw->island_Fadr;   // temporary cursor, overwritten below
   for (int i=0; i < nisland; i++) {
     fill[i] = aw->island_start[i];
   }
   for (int k=0; k < p->nblock; k++) {
-    int i = p->block_island ? p->block_island[k] : 0;
+    int i = acs_blockIsland(p, k);
     for (int r=0; r < p->block_dim[k]; r++) {
       aw->island_rows[fill[i]++] = p->block_adr[k] + r;
     }
@@ -199,7 +189,7 @@ static void buildIslands(admmWork* aw, const acsProblem* p) {
   mjtNum* dense = aw->wz;
   mju_zero(dense, p->nv);
   for (int i=0; i < nisland; i++) {
-    int n = islandRows(p, i);
+    int n = acs_islandRows(p, i);
     if (n > denseRows()) {
       aw->island_Fadr[i] = -1;
       continue;
@@ -239,7 +229,7 @@ static void buildIslands(admmWork* aw, const acsProblem* p) {
 // out = (D (G + R) D + shift I) v on the rows of island i (other entries untouched)
 static void islandMatvec(mjtNum* out, admmWork* aw, const acsProblem* p, int i, const mjtNum* v,
                          mjtNum shift) {
-  int n = islandRows(p, i);
+  int n = acs_islandRows(p, i);
   const int* rows = aw->island_rows + aw->island_start[i];
   mjtNum* w = aw->wz;
   for (int r=0; r < n; r++) {
@@ -277,8 +267,8 @@ static void islandMatvec(mjtNum* out, admmWork* aw, const acsProblem* p, int i, 
 // the diagonal blocks of F (the preconditioner)
 static void factorIslands(admmWork* aw, const acsProblem* p, mjtNum diag) {
   aw->sigma = diag;
-  for (int i=0; i < islandCount(p); i++) {
-    int n = islandRows(p, i);
+  for (int i=0; i < acs_islandCount(p); i++) {
+    int n = acs_islandRows(p, i);
     if (aw->island_Fadr[i] < 0) {
       continue;
     }
@@ -290,7 +280,7 @@ static void factorIslands(admmWork* aw, const acsProblem* p, mjtNum diag) {
     mju_cholFactor(F, n, mjMINVAL);
   }
   for (int k=0; k < p->nblock; k++) {
-    int i = p->block_island ? p->block_island[k] : 0;
+    int i = acs_blockIsland(p, k);
     if (aw->island_Fadr[i] >= 0) {
       continue;
     }
@@ -322,7 +312,7 @@ static void islandPrecond(mjtNum* out, const mjtNum* in, void* arg) {
   islandSolve* is = (islandSolve*)arg;
   const acsProblem* p = is->p;
   for (int k=0; k < p->nblock; k++) {      // block by block
-    if ((p->block_island ? p->block_island[k] : 0) == is->island) {
+    if (acs_blockIsland(p, k) == is->island) {
       int adr = p->block_adr[k], dim = p->block_dim[k];
       mju_mulMatVec(out + adr, is->aw->Pinv + is->aw->Padr[k], in + adr, dim, dim);
     }
@@ -334,19 +324,19 @@ static void islandPrecond(mjtNum* out, const mjtNum* in, void* arg) {
 static void solveIterative(mjtNum* x, admmWork* aw, const acsProblem* p, int i,
                            const mjtNum* v) {
   islandSolve is = {aw, p, i};
-  acs_pcg(x, v, aw->island_rows + aw->island_start[i], islandRows(p, i), islandMul,
+  acs_pcg(x, v, aw->island_rows + aw->island_start[i], acs_islandRows(p, i), islandMul,
           islandPrecond, &is, aw->cr, aw->cp, aw->cq, aw->cz, kCGTolerance, kCGMaxIter);
 }
 
 
 // x = F^-1 v on every island (x and v: nefc; x holds the initial guess of iterative islands)
 static void solveIslands(mjtNum* x, admmWork* aw, const acsProblem* p, const mjtNum* v) {
-  for (int i=0; i < islandCount(p); i++) {
+  for (int i=0; i < acs_islandCount(p); i++) {
     if (aw->island_Fadr[i] < 0) {
       solveIterative(x, aw, p, i, v);
       continue;
     }
-    int n = islandRows(p, i);
+    int n = acs_islandRows(p, i);
     const int* rows = aw->island_rows + aw->island_start[i];
     for (int r=0; r < n; r++) {
       aw->loc[r] = v[rows[r]];
@@ -362,8 +352,8 @@ static void solveIslands(mjtNum* x, admmWork* aw, const acsProblem* p, const mjt
 // largest eigenvalue of the scaled G~ by power iteration on the island blocks (v, Gv: scratch)
 static mjtNum powerIteration(admmWork* aw, const acsProblem* p, mjtNum* v, mjtNum* Gv) {
   mjtNum L = 0;
-  for (int i=0; i < islandCount(p); i++) {
-    int n = islandRows(p, i);
+  for (int i=0; i < acs_islandCount(p); i++) {
+    int n = acs_islandRows(p, i);
     const int* rows = aw->island_rows + aw->island_start[i];
     const mjtNum* G = aw->island_Fadr[i] >= 0 ? aw->G + aw->island_Fadr[i] : NULL;
     for (int r=0; r < n; r++) {

@@ -35,6 +35,7 @@
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
 #include "cone.h"
+#include "gauss_seidel.h"
 #include "operator.h"
 #include "residual.h"
 #include "solvers.h"

@@ -1,8 +1,8 @@
 // Copyright 2026 The acs authors.
 //
 // What the problem solvers share: the workspace arena, the end-of-iteration test, the projection
-// onto a law's feasible set, the start of a dual solve (warm start or zero), and the diagonal
-// blocks and simple block updates of the Gauss-Seidel solvers.
+// onto a law's feasible set, the start of a dual solve (warm start or zero), the diagonal blocks
+// and simple block updates of the Gauss-Seidel solvers, and conjugate gradients.
 
 #include "solver_util.h"
 
@@ -29,6 +29,24 @@ size_t acs_layoutBytes(acsfLayout layout, void* work, const acsProblem* p) {
   acsArena arena = {NULL, 0};
   layout(work, &arena, p);
   return arena.used;
+}
+
+
+
+//---------------------------------- islands -------------------------------------------------------
+
+int acs_islandCount(const acsProblem* p) {
+  return p->block_island ? p->nisland : (p->nefc > 0 ? 1 : 0);
+}
+
+
+int acs_islandRows(const acsProblem* p, int i) {
+  return p->block_island ? p->island_nefc[i] : p->nefc;
+}
+
+
+int acs_blockIsland(const acsProblem* p, int k) {
+  return p->block_island ? p->block_island[k] : 0;
 }
 
 
@@ -65,31 +83,35 @@ int acs_iterationEnd(acsStats* stats, int iter, mjtNum ncp, mjtNum res, const mj
 }
 
 
+void acs_projectBlock(mjtNum* fk, const acsProblem* p, int k, int model) {
+  int dim = p->block_dim[k];
+  switch ((acstBlock) p->block_type[k]) {
+  case acsBLOCK_FRICTION:
+    fk[0] = mju_clip(fk[0], -p->block_floss[k], p->block_floss[k]);
+    break;
+  case acsBLOCK_LIMIT:
+    fk[0] = fk[0] > 0 ? fk[0] : 0;
+    break;
+  case acsBLOCK_CONTACT:
+    fk[0] = fk[0] > 0 ? fk[0] : 0;
+    if (model == acsMODEL_LCP) {
+      for (int j=1; j < dim; j++) {
+        mjtNum lim = p->block_mu[5*k+j-1] * fk[0];
+        fk[j] = mju_clip(fk[j], -lim, lim);
+      }
+    } else {
+      acsu_clampFriction(fk, p->block_mu + 5*k, dim);
+    }
+    break;
+  default:
+    break;
+  }
+}
+
+
 void acs_projectFeasible(mjtNum* f, const acsProblem* p, int model) {
   for (int k=0; k < p->nblock; k++) {
-    mjtNum* fk = f + p->block_adr[k];
-    int dim = p->block_dim[k];
-    switch ((acstBlock) p->block_type[k]) {
-    case acsBLOCK_FRICTION:
-      fk[0] = mju_clip(fk[0], -p->block_floss[k], p->block_floss[k]);
-      break;
-    case acsBLOCK_LIMIT:
-      fk[0] = fk[0] > 0 ? fk[0] : 0;
-      break;
-    case acsBLOCK_CONTACT:
-      fk[0] = fk[0] > 0 ? fk[0] : 0;
-      if (model == acsMODEL_LCP) {
-        for (int j=1; j < dim; j++) {
-          mjtNum lim = p->block_mu[5*k+j-1] * fk[0];
-          fk[j] = mju_clip(fk[j], -lim, lim);
-        }
-      } else {
-        acsu_clampFriction(fk, p->block_mu + 5*k, dim);
-      }
-      break;
-    default:
-      break;
-    }
+    acs_projectBlock(f + p->block_adr[k], p, k, model);
   }
 }
 
@@ -216,65 +238,6 @@ int acs_updateSimpleBlock(mjtNum* f, const mjtNum* a, const acsBlocks* b, const 
   default:
     return 1;
   }
-}
-
-
-//---------------------------------- Gauss-Seidel driver -------------------------------------------
-
-void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p) {
-  gs->w     = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
-  gs->a     = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
-  gs->fprev = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
-  acs_blocksLayout(&gs->blocks, arena, p);
-}
-
-
-int acs_gaussSeidel(mjtNum* force, acsStats* stats, acsSweep* gs, const acsProblem* p,
-                    const acsSettings* s, int model, mjtNum relax, mjtNum relax_min,
-                    mjtNum gamma, acsfContactUpdate update, void* arg) {
-  // the warm start (or zero forces if better), w = M^-1 J' f, a = G f + b and their residuals:
-  // done if it already solves the problem
-  mjtNum ncp, res;
-  acs_startForces(force, gs->w, gs->a, &ncp, &res, p, model);
-  stats->residual = ncp;
-  stats->niter = 0;
-  stats->nhistory = 0;
-  if (res <= s->tolerance) {
-    return acsSTATUS_CONVERGED;
-  }
-
-  const acsBlocks* B = &gs->blocks;
-  int status = -1;
-  for (int iter=0; status < 0; iter++) {
-    mju_copy(gs->fprev, force, p->nefc);
-
-    // sweep
-    for (int k=0; k < p->nblock; k++) {
-      int dim = p->block_dim[k], adr = p->block_adr[k];
-      acsASSERT(dim >= 1 && dim <= 6);   // acs_checkProblem and the assembly guarantee it
-      mjtNum* f = force + adr;
-      mjtNum a[6], fold[6], df[6];
-      acs_velocityBlock(a, p, k, gs->w, force);
-      mju_copy(fold, f, dim);
-      if (!acs_updateSimpleBlock(f, a, B, p, k, relax)) {
-        update(f, a, B, p, k, relax, arg);
-      }
-
-      // keep w = M^-1 J' f current
-      for (int r=0; r < dim; r++) {
-        df[r] = f[r] - fold[r];
-      }
-      acs_addYTBlock(gs->w, p, k, df);
-    }
-
-    // convergence: residual of the new iterate
-    acs_velocity(gs->a, p, gs->w, force);
-    ncp = acs_residual(p, force, gs->a, acsMODEL_NCP);
-    res = model == acsMODEL_NCP ? ncp : acs_residual(p, force, gs->a, model);
-    status = acs_iterationEnd(stats, iter, ncp, res, force, gs->fprev, p->nefc, s);
-    relax = gamma * relax + (1 - gamma) * relax_min;
-  }
-  return status;
 }
 
 

@@ -29,6 +29,15 @@ typedef void (*acsfLayout)(void* work, acsArena* arena, const acsProblem* p);
 size_t acs_layoutBytes(acsfLayout layout, void* work, const acsProblem* p);
 
 
+//---------------------------------- islands -------------------------------------------------------
+
+// islands of p (block_island NULL: one island holding every row, none without rows), the rows of
+// island i, and the island of block k
+int acs_islandCount(const acsProblem* p);
+int acs_islandRows(const acsProblem* p, int i);
+int acs_blockIsland(const acsProblem* p, int k);
+
+
 //---------------------------------- iterations ----------------------------------------------------
 
 // End of iteration iter (0-based) with the NCP residual ncp (recorded in the history) and the
@@ -38,6 +47,9 @@ size_t acs_layoutBytes(acsfLayout layout, void* work, const acsProblem* p);
 // while its multiplier moves), acsSTATUS_MAXITER after the last iteration, -1 otherwise.
 int acs_iterationEnd(acsStats* stats, int iter, mjtNum ncp, mjtNum res, const mjtNum* f,
                      const mjtNum* fprev, int n, const acsSettings* s);
+
+// project the force fk of block k onto its feasible set for a contact law (acstModel)
+void acs_projectBlock(mjtNum* fk, const acsProblem* p, int k, int model);
 
 // project each block of f onto its feasible set for a contact law (acstModel)
 void acs_projectFeasible(mjtNum* f, const acsProblem* p, int model);
@@ -79,36 +91,6 @@ void acs_blocksCompute(acsBlocks* b, const acsProblem* p);
 // omega. Return 0 for a contact with friction (left to the solver).
 int acs_updateSimpleBlock(mjtNum* f, const mjtNum* a, const acsBlocks* b, const acsProblem* p,
                           int k, mjtNum omega);
-
-
-//---------------------------------- Gauss-Seidel driver -------------------------------------------
-
-// the update of a contact block with friction in a Gauss-Seidel sweep: the force f of block k
-// (dim rows) from its velocity a (dim, the block's own force included), relaxed by relax; arg:
-// the solver's own data
-typedef void (*acsfContactUpdate)(mjtNum* f, const mjtNum* a, const acsBlocks* b,
-                                  const acsProblem* p, int k, mjtNum relax, void* arg);
-
-typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
-  mjtNum* w;                      // M^-1 J' f                                   (nv)
-  mjtNum* a;                      // G f + b                                     (nefc)
-  mjtNum* fprev;                  // force before the sweep                      (nefc)
-  acsBlocks blocks;               // diagonal blocks and their inverses
-} acsSweep;
-
-// carve the driver's workspace (count only when arena->base is NULL)
-void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p);
-
-// Projected block Gauss-Seidel (pgs family, raisim): from the start of a dual solve
-// (acs_startForces), sweeps over the blocks in order, each block solved against the others'
-// current forces: equalities, friction loss, limits and frictionless contacts by
-// acs_updateSimpleBlock, contacts with friction by update; after each sweep the NCP residual and
-// the residual of the law model end the iterations (acs_iterationEnd). The relaxation starts at
-// relax and moves each sweep as relax <- gamma relax + (1 - gamma) relax_min (gamma = 1: fixed).
-// The blocks of gs must be computed (acs_blocksCompute). Return an acstStatus.
-int acs_gaussSeidel(mjtNum* force, acsStats* stats, acsSweep* gs, const acsProblem* p,
-                    const acsSettings* s, int model, mjtNum relax, mjtNum relax_min,
-                    mjtNum gamma, acsfContactUpdate update, void* arg);
 
 
 //---------------------------------- conjugate gradients -------------------------------------------

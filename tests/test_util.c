@@ -269,9 +269,16 @@ int acst_solve(mjtNum* force, acsStats* stats, const acsProblem* p, const char* 
   s.tolerance = tolerance;
   s.maxiter = maxiter;
   s.rel_tolerance = 0;
-  size_t sz = acs_workspaceSize(p, &s);
+  return acst_solveSettings(force, stats, p, &s);
+}
+
+
+int acst_solveSettings(mjtNum* force, acsStats* stats, const acsProblem* p,
+                       const acsSettings* s) {
+  char error[acsNERROR];
+  size_t sz = acs_workspaceSize(p, s);
   void* work = malloc(sz);
-  int status = acs_solve(force, stats, NULL, p, &s, work, sz, error, sizeof(error));
+  int status = acs_solve(force, stats, NULL, p, s, work, sz, error, sizeof(error));
   free(work);
   if (status == acsSTATUS_ERROR) {
     fprintf(stderr, "acs_solve refused the problem: %s\n", error);

@@ -107,4 +107,8 @@ void acst_velocity(mjtNum* a, const acsProblem* p, const mjtNum* f);
 int acst_solve(mjtNum* force, acsStats* stats, const acsProblem* p, const char* solver,
                mjtNum tolerance, int maxiter);
 
+// solve with the settings s (refusals printed); return the status
+int acst_solveSettings(mjtNum* force, acsStats* stats, const acsProblem* p,
+                       const acsSettings* s);
+
 #endif  // ACS_TESTS_TEST_UTIL_H_
