@@ -190,11 +190,8 @@ static int subspaceNewton(acsSweep* gs, const acsProblem* p) {
     }
     gs->island_Hadr[i] = 1;
     const int* rows = gs->rows + start;
+    acs_delassusRows(H, p, rows, n, NULL, gs->wsave);   // wsave: scratch until the step
     for (int a=0; a < n; a++) {
-      for (int b=0; b <= a; b++) {
-        H[a*n+b] = H[b*n+a] = acs_delassus(p, rows[a], rows[b]);
-      }
-      H[a*n+a] += p->R ? p->R[rows[a]] : 0;
       gs->dx[start+a] = -gs->a[rows[a]];
     }
     denseFactor(H, n);

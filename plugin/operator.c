@@ -51,6 +51,39 @@ void acs_blockDelassus(mjtNum* G, const acsProblem* p, int k) {
 }
 
 
+void acs_delassusRows(mjtNum* H, const acsProblem* p, const int* rows, int n, const mjtNum* d,
+                      mjtNum* scratch) {
+  mju_zero(scratch, p->nv);
+  for (int b=0; b < n; b++) {
+    // row rows[b] of Y, scattered
+    const int* cb = p->Y_colind + p->Y_rowadr[rows[b]];
+    const mjtNum* yb = p->Y + p->Y_rowadr[rows[b]];
+    int nb = p->Y_rownnz[rows[b]];
+    for (int c=0; c < nb; c++) {
+      scratch[cb[c]] = yb[c];
+    }
+
+    // its products with rows a >= b of J
+    for (int a=b; a < n; a++) {
+      const int* ca = p->J_colind + p->J_rowadr[rows[a]];
+      const mjtNum* ja = p->J + p->J_rowadr[rows[a]];
+      int na = p->J_rownnz[rows[a]];
+      mjtNum g = 0;
+      for (int c=0; c < na; c++) {
+        g += ja[c] * scratch[ca[c]];
+      }
+      H[a*n+b] = H[b*n+a] = d ? d[rows[a]] * g * d[rows[b]] : g;
+    }
+    for (int c=0; c < nb; c++) {
+      scratch[cb[c]] = 0;
+    }
+    if (p->R) {
+      H[b*n+b] += d ? d[rows[b]] * p->R[rows[b]] * d[rows[b]] : p->R[rows[b]];
+    }
+  }
+}
+
+
 void acs_mulYT(mjtNum* w, const acsProblem* p, const mjtNum* f) {
   mju_zero(w, p->nv);
   for (int r=0; r < p->nefc; r++) {

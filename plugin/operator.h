@@ -23,6 +23,12 @@ mjtNum acs_delassus(const acsProblem* p, int i, int j);
 // dense diagonal block of block k: G_kk + diag(R) (dim x dim, row-major)
 void acs_blockDelassus(mjtNum* G, const acsProblem* p, int k);
 
+// dense G_FF + diag(R_F) of the rows rows[0..n) (n x n, row-major), scaled D (G_FF + R_F) D by
+// the row scales d (nefc; NULL: none): each row of Y scattered into scratch (nv, left zero) and
+// dotted with the rows of J, faster than n^2 / 2 sparse merges
+void acs_delassusRows(mjtNum* H, const acsProblem* p, const int* rows, int n, const mjtNum* d,
+                      mjtNum* scratch);
+
 // w = Y' f (nv)
 void acs_mulYT(mjtNum* w, const acsProblem* p, const mjtNum* f);
 

@@ -183,11 +183,8 @@ static void buildIslands(admmWork* aw, const acsProblem* p) {
     padr += dim*dim;
   }
 
-  // dense scaled blocks D (G + R) D of the small islands: for each column row c, Y_c scattered
-  // into a dense dof vector, then dotted with the sparse rows J_r of the island (r >= c)
+  // dense scaled blocks D (G + R) D of the small islands
   size_t adr = 0;
-  mjtNum* dense = aw->wz;
-  mju_zero(dense, p->nv);
   for (int i=0; i < nisland; i++) {
     int n = acs_islandRows(p, i);
     if (n > denseRows()) {
@@ -197,30 +194,7 @@ static void buildIslands(admmWork* aw, const acsProblem* p) {
     const int* rows = aw->island_rows + aw->island_start[i];
     mjtNum* G = aw->G + adr;
     aw->island_Fadr[i] = (int)adr;
-    for (int c=0; c < n; c++) {
-      int rc = rows[c];
-      const int* ycol = p->Y_colind + p->Y_rowadr[rc];
-      const mjtNum* yval = p->Y + p->Y_rowadr[rc];
-      for (int j=0; j < p->Y_rownnz[rc]; j++) {
-        dense[ycol[j]] = yval[j];
-      }
-      for (int r=c; r < n; r++) {
-        int rr = rows[r];
-        const int* jcol = p->J_colind + p->J_rowadr[rr];
-        const mjtNum* jval = p->J + p->J_rowadr[rr];
-        mjtNum g = 0;
-        for (int j=0; j < p->J_rownnz[rr]; j++) {
-          g += jval[j] * dense[jcol[j]];
-        }
-        G[r*n+c] = G[c*n+r] = aw->d[rr] * g * aw->d[rc];
-      }
-      if (p->R) {
-        G[c*n+c] += aw->d[rc] * p->R[rc] * aw->d[rc];
-      }
-      for (int j=0; j < p->Y_rownnz[rc]; j++) {
-        dense[ycol[j]] = 0;
-      }
-    }
+    acs_delassusRows(G, p, rows, n, aw->d, aw->wz);
     adr += (size_t)n*n;
   }
 }
