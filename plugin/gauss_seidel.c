@@ -1,6 +1,8 @@
 // Copyright 2026 The acs authors.
 //
-// The projected block Gauss-Seidel driver (pgs family, raisim) and its subspace minimization.
+// The projected block Gauss-Seidel driver (pgs family, raisim) and its subspace minimization, run
+// island by island: an island (blocks coupled through shared kinematic trees) is swept until it
+// converges, and its neighbours' convergence does not wait on it.
 
 #include "gauss_seidel.h"
 
@@ -34,32 +36,6 @@
 #define kSubspaceGap 2
 
 
-void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p) {
-  int nisland = acs_islandCount(p);
-  size_t nH = 0;
-  for (int i=0; i < nisland; i++) {
-    size_t ni = acs_islandRows(p, i);
-    nH += ni <= kSubspaceMax ? ni*ni : 0;
-  }
-  gs->w            = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
-  gs->a            = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
-  gs->fprev        = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
-  acs_blocksLayout(&gs->blocks, arena, p);
-  gs->active       = acs_arenaAlloc(arena, p->nblock, 1);
-  gs->active_prev  = acs_arenaAlloc(arena, p->nblock, 1);
-  gs->rows         = acs_arenaAlloc(arena, p->nefc, sizeof(int));
-  gs->island_start = acs_arenaAlloc(arena, nisland + 1, sizeof(int));
-  gs->island_Hadr  = acs_arenaAlloc(arena, nisland, sizeof(int));
-  gs->H            = acs_arenaAlloc(arena, nH, sizeof(mjtNum));
-  gs->dx           = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
-  gs->fsave        = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
-  gs->wsave        = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
-  gs->asave        = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
-}
-
-
-//---------------------------------- subspace minimization -----------------------------------------
-
 // does force f of block k hold its constraint with equality (its rows free in the subspace step):
 // an equality, a limit or condim-1 contact pushing, friction loss inside its bound, a contact
 // sticking strictly inside the law's cone
@@ -90,20 +66,6 @@ static int blockActive(const mjtNum* f, const acsProblem* p, int k, int model) {
   default:
     return 0;
   }
-}
-
-
-// the active set of force: gs->active (the previous one moved to gs->active_prev); return 1 if it
-// is the previous one
-static int activeSet(acsSweep* gs, const mjtNum* force, const acsProblem* p, int model) {
-  int same = 1;
-  for (int k=0; k < p->nblock; k++) {
-    unsigned char act = blockActive(force + p->block_adr[k], p, k, model);
-    gs->active_prev[k] = gs->active[k];
-    same = same && act == gs->active_prev[k];
-    gs->active[k] = act;
-  }
-  return same;
 }
 
 
@@ -148,99 +110,273 @@ static void denseSolve(mjtNum* x, const mjtNum* L, int n) {
 }
 
 
-// the Newton step on the rows of the active set: island by island, dx_F = -(G_FF + R_F)^-1 a_F
-// with the other rows held; return 0 if no island has free rows
-static int subspaceNewton(acsSweep* gs, const acsProblem* p) {
+void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p) {
   int nisland = acs_islandCount(p);
-
-  // free rows, island by island (island_Hadr counts the rows placed so far)
-  memset(gs->island_start, 0, (nisland + 1) * sizeof(int));
-  for (int k=0; k < p->nblock; k++) {
-    if (gs->active[k]) {
-      gs->island_start[acs_blockIsland(p, k) + 1] += p->block_dim[k];
-    }
-  }
+  size_t nH = 0;
   for (int i=0; i < nisland; i++) {
-    gs->island_start[i+1] += gs->island_start[i];
-    gs->island_Hadr[i] = 0;
+    size_t ni = acs_islandRows(p, i);
+    nH = ni <= kSubspaceMax && ni*ni > nH ? ni*ni : nH;
   }
-  for (int k=0; k < p->nblock; k++) {
-    if (gs->active[k]) {
-      int i = acs_blockIsland(p, k);
-      for (int r=0; r < p->block_dim[k]; r++) {
-        gs->rows[gs->island_start[i] + gs->island_Hadr[i]++] = p->block_adr[k] + r;
-      }
-    }
-  }
-
-  // factorize and solve each island small enough
-  int any = 0;
-  size_t hadr = 0;
-  for (int i=0; i < nisland; i++) {
-    int ni = acs_islandRows(p, i), start = gs->island_start[i];
-    int n = gs->island_start[i+1] - start;
-    gs->island_Hadr[i] = -1;
-    if (ni > kSubspaceMax) {
-      continue;
-    }
-    mjtNum* H = gs->H + hadr;
-    hadr += (size_t)ni * ni;
-    if (n == 0) {
-      continue;
-    }
-    gs->island_Hadr[i] = 1;
-    const int* rows = gs->rows + start;
-    acs_delassusRows(H, p, rows, n, NULL, gs->wsave);   // wsave: scratch until the step
-    for (int a=0; a < n; a++) {
-      gs->dx[start+a] = -gs->a[rows[a]];
-    }
-    denseFactor(H, n);
-    denseSolve(gs->dx + start, H, n);
-    any = 1;
-  }
-  return any;
+  gs->w            = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
+  gs->a            = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
+  gs->fprev        = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
+  acs_blocksLayout(&gs->blocks, arena, p);
+  gs->island_block = acs_arenaAlloc(arena, p->nblock, sizeof(int));
+  gs->island_start = acs_arenaAlloc(arena, nisland + 1, sizeof(int));
+  gs->active       = acs_arenaAlloc(arena, p->nblock, 1);
+  gs->rows         = acs_arenaAlloc(arena, p->nefc, sizeof(int));
+  gs->H            = acs_arenaAlloc(arena, nH, sizeof(mjtNum));
+  gs->dx           = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
+  gs->fsave        = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
+  gs->asave        = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
+  gs->scratch      = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
 }
 
 
-// one subspace minimization step from force (w, a, ncp and res current): kept, with the new
-// w, a and residuals, if it lowers the law's residual res. Return 1 if kept
-static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
-                        const acsProblem* p, int model) {
-  if (!subspaceNewton(gs, p)) {
-    return 0;
+// the blocks of each island, in order: island_block[island_start[i] .. island_start[i+1])
+static void groupIslands(acsSweep* gs, const acsProblem* p) {
+  int nisland = acs_islandCount(p);
+  memset(gs->island_start, 0, (nisland + 1) * sizeof(int));
+  for (int k=0; k < p->nblock; k++) {
+    gs->island_start[acs_blockIsland(p, k) + 1]++;
   }
-  mju_copy(gs->fsave, force, p->nefc);
-  mju_copy(gs->wsave, gs->w, p->nv);
-  mju_copy(gs->asave, gs->a, p->nefc);
-  for (int i=0; i < acs_islandCount(p); i++) {
-    if (gs->island_Hadr[i] >= 0) {
-      for (int j=gs->island_start[i]; j < gs->island_start[i+1]; j++) {
-        force[gs->rows[j]] += gs->dx[j];
-      }
-    }
+  for (int i=0; i < nisland; i++) {
+    gs->island_start[i+1] += gs->island_start[i];
+  }
+  int* cursor = gs->rows;         // scratch: the next place of each island (nisland <= nefc)
+  for (int i=0; i < nisland; i++) {
+    cursor[i] = gs->island_start[i];
   }
   for (int k=0; k < p->nblock; k++) {
-    if (gs->active[k]) {
-      acs_projectBlock(force + p->block_adr[k], p, k, model);
+    gs->island_block[cursor[acs_blockIsland(p, k)]++] = k;
+  }
+}
+
+
+//---------------------------------- one island ----------------------------------------------------
+
+typedef struct {                  // an island being solved
+  const int* block;               // its blocks
+  int        nblock;
+  int        nrow;                // its rows
+} island;
+
+
+// velocity a = G f + b of the island's rows, and their NCP residual and the law model's
+static void islandResidual(mjtNum* ncp, mjtNum* res, acsSweep* gs, const acsProblem* p,
+                           const island* is, const mjtNum* force, int model) {
+  *ncp = *res = 0;
+  for (int j=0; j < is->nblock; j++) {
+    int k = is->block[j], adr = p->block_adr[k];
+    acs_velocityBlock(gs->a + adr, p, k, gs->w, force);
+    mjtNum rn = acs_blockResidual(p, k, force + adr, gs->a + adr, acsMODEL_NCP);
+    mjtNum rm = model == acsMODEL_NCP ? rn : acs_blockResidual(p, k, force + adr, gs->a + adr,
+                                                                 model);
+    *ncp = rn > *ncp || isnan(rn) ? rn : *ncp;
+    *res = rm > *res || isnan(rm) ? rm : *res;
+  }
+}
+
+
+// the active set of the island's forces in gs->active; return 1 if it is the one there before
+static int activeSet(acsSweep* gs, const mjtNum* force, const acsProblem* p, const island* is,
+                     int model) {
+  int same = 1;
+  for (int j=0; j < is->nblock; j++) {
+    int k = is->block[j];
+    unsigned char act = blockActive(force + p->block_adr[k], p, k, model);
+    same = same && act == gs->active[k];
+    gs->active[k] = act;
+  }
+  return same;
+}
+
+
+// one subspace minimization step on the island (its w, a, ncp and res current): the Newton step
+// dx_F = -(G_FF + R_F)^-1 a_F on the rows of its active set, the other rows held, the active
+// blocks projected onto the law's feasible set; kept, with the new w, a and residuals, if it
+// lowers the law's residual res. Return 1 if kept
+static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
+                        const acsProblem* p, const island* is, int model) {
+  // free rows
+  int n = 0;
+  for (int j=0; j < is->nblock; j++) {
+    int k = is->block[j];
+    for (int r=0; gs->active[k] && r < p->block_dim[k]; r++) {
+      gs->rows[n++] = p->block_adr[k] + r;
     }
   }
-  acs_mulYT(gs->w, p, force);
-  acs_velocity(gs->a, p, gs->w, force);
-  mjtNum ncpnew = acs_residual(p, force, gs->a, acsMODEL_NCP);
-  mjtNum resnew = model == acsMODEL_NCP ? ncpnew : acs_residual(p, force, gs->a, model);
+  if (n == 0) {
+    return 0;
+  }
+
+  // Newton step
+  acs_delassusRows(gs->H, p, gs->rows, n, NULL, gs->scratch);
+  for (int j=0; j < n; j++) {
+    gs->dx[j] = -gs->a[gs->rows[j]];
+  }
+  denseFactor(gs->H, n);
+  denseSolve(gs->dx, gs->H, n);
+
+  // take it: forces projected, w and the island's velocity updated
+  for (int j=0; j < is->nblock; j++) {
+    int adr = p->block_adr[is->block[j]], dim = p->block_dim[is->block[j]];
+    mju_copy(gs->fsave + adr, force + adr, dim);
+    mju_copy(gs->asave + adr, gs->a + adr, dim);
+  }
+  for (int j=0; j < n; j++) {
+    force[gs->rows[j]] += gs->dx[j];
+  }
+  for (int j=0; j < is->nblock; j++) {
+    int k = is->block[j], adr = p->block_adr[k], dim = p->block_dim[k];
+    if (gs->active[k]) {
+      mjtNum df[6];
+      acs_projectBlock(force + adr, p, k, model);
+      for (int r=0; r < dim; r++) {
+        df[r] = force[adr+r] - gs->fsave[adr+r];
+      }
+      acs_addYTBlock(gs->w, p, k, df);
+    }
+  }
+  mjtNum ncpnew, resnew;
+  islandResidual(&ncpnew, &resnew, gs, p, is, force, model);
   if (resnew < *res) {
     *ncp = ncpnew;
     *res = resnew;
     return 1;
   }
-  mju_copy(force, gs->fsave, p->nefc);
-  mju_copy(gs->w, gs->wsave, p->nv);
-  mju_copy(gs->a, gs->asave, p->nefc);
+
+  // not kept: the forces, w and velocities back
+  for (int j=0; j < is->nblock; j++) {
+    int k = is->block[j], adr = p->block_adr[k], dim = p->block_dim[k];
+    if (gs->active[k]) {
+      mjtNum df[6];
+      for (int r=0; r < dim; r++) {
+        df[r] = gs->fsave[adr+r] - force[adr+r];
+      }
+      acs_addYTBlock(gs->w, p, k, df);
+    }
+    mju_copy(force + adr, gs->fsave + adr, dim);
+    mju_copy(gs->a + adr, gs->asave + adr, dim);
+  }
   return 0;
 }
 
 
+// the largest force change of the sweep over the island's rows, at most rel_tolerance times the
+// largest force
+static int islandStalled(const mjtNum* force, const acsSweep* gs, const acsProblem* p,
+                         const island* is, mjtNum rel_tolerance) {
+  mjtNum change = 0, fmax = 0;
+  for (int j=0; j < is->nblock; j++) {
+    int adr = p->block_adr[is->block[j]], dim = p->block_dim[is->block[j]];
+    for (int r=adr; r < adr + dim; r++) {
+      change = mju_max(change, mju_abs(force[r] - gs->fprev[r]));
+      fmax = mju_max(fmax, mju_abs(force[r]));
+    }
+  }
+  return change <= rel_tolerance * fmax;
+}
+
+
+// record the island's residual after iteration iter in the history: the history holds, for each
+// iteration, the largest residual of the islands solved so far (an island that ended earlier
+// counts with its last); done: the largest last residual of the islands before
+static void record(acsStats* stats, int iter, mjtNum ncp, mjtNum done) {
+  if (iter >= acsNHISTORY) {
+    return;
+  }
+  if (iter >= stats->nhistory) {
+    stats->history[iter] = done;
+    stats->nhistory = iter + 1;
+  }
+  stats->history[iter] = mju_max(stats->history[iter], ncp);
+}
+
+
+// projected block Gauss-Seidel on one island, from its current forces (w and a current);
+// return an acstStatus, the number of sweeps in *niter and the last NCP residual in *last
+static int solveIsland(mjtNum* force, int* niter, mjtNum* last, acsStats* stats, acsSweep* gs,
+                       const acsProblem* p, const island* is, const acsSettings* s, int model,
+                       mjtNum relax, mjtNum relax_min, mjtNum gamma, acsfContactUpdate update,
+                       void* arg, mjtNum done) {
+  mjtNum ncp, res;
+  islandResidual(&ncp, &res, gs, p, is, force, model);
+  *niter = 0;
+  *last = ncp;
+  if (res <= s->tolerance) {
+    return acsSTATUS_CONVERGED;
+  }
+  int subspace = s->subspace && model == acsMODEL_NCP && is->nrow <= kSubspaceMax;
+  activeSet(gs, force, p, is, model);
+
+  const acsBlocks* B = &gs->blocks;
+  int next = 1;                   // first sweep that may take a subspace step
+  int gap = kSubspaceGap;         // sweeps to the next one after a step kept
+  for (int iter=0; ; iter++) {
+    // sweep, w = M^-1 J' f kept current
+    for (int j=0; j < is->nblock; j++) {
+      int k = is->block[j], dim = p->block_dim[k], adr = p->block_adr[k];
+      acsASSERT(dim >= 1 && dim <= 6);   // acs_checkProblem and the assembly guarantee it
+      mjtNum* f = force + adr;
+      mjtNum a[6], df[6];
+      mju_copy(gs->fprev + adr, f, dim);
+      acs_velocityBlock(a, p, k, gs->w, force);
+      if (!acs_updateSimpleBlock(f, a, B, p, k, relax)) {
+        update(f, a, B, p, k, relax, arg);
+      }
+      for (int r=0; r < dim; r++) {
+        df[r] = f[r] - gs->fprev[adr+r];
+      }
+      acs_addYTBlock(gs->w, p, k, df);
+    }
+    islandResidual(&ncp, &res, gs, p, is, force, model);
+
+    // subspace minimization once the sweeps keep the active set, the gap between steps doubling;
+    // after a step that did not lower the residual, only on a new active set
+    if (subspace && !(res <= s->tolerance) && isfinite(res)) {
+      if (!activeSet(gs, force, p, is, model)) {
+        next = next == INT_MAX ? iter + 1 : next;
+      } else if (iter >= next) {
+        stats->nfactor++;
+        int kept = subspaceStep(force, &ncp, &res, gs, p, is, model);
+        next = kept ? iter + gap : INT_MAX;
+        gap *= 2;
+      }
+    }
+
+    // end of the iteration
+    record(stats, iter, ncp, done);
+    *niter = iter + 1;
+    *last = ncp;
+    if (!isfinite(res) || !isfinite(ncp)) {
+      return acsSTATUS_DIVERGED;
+    }
+    if (res <= s->tolerance) {
+      return acsSTATUS_CONVERGED;
+    }
+    if (islandStalled(force, gs, p, is, s->rel_tolerance)) {
+      return acsSTATUS_STALLED;
+    }
+    if (iter + 1 >= s->maxiter) {
+      return acsSTATUS_MAXITER;
+    }
+    relax = gamma * relax + (1 - gamma) * relax_min;
+  }
+}
+
+
 //---------------------------------- Gauss-Seidel driver -------------------------------------------
+
+// the worse of two island statuses: diverged, then the iteration limit, stalled, converged
+static int worse(int a, int b) {
+  static const int rank[acsNSTATUS] = {
+    [acsSTATUS_CONVERGED] = 0, [acsSTATUS_STALLED] = 1, [acsSTATUS_MAXITER] = 2,
+    [acsSTATUS_DIVERGED] = 3,
+  };
+  return rank[a] >= rank[b] ? a : b;
+}
+
 
 int acs_gaussSeidel(mjtNum* force, acsStats* stats, acsSweep* gs, const acsProblem* p,
                     const acsSettings* s, int model, mjtNum relax, mjtNum relax_min,
@@ -256,54 +392,26 @@ int acs_gaussSeidel(mjtNum* force, acsStats* stats, acsSweep* gs, const acsProbl
   if (res <= s->tolerance) {
     return acsSTATUS_CONVERGED;
   }
+
+  // each island to convergence (a, w current for every row at the end)
+  groupIslands(gs, p);
   memset(gs->active, 0, p->nblock);
-  activeSet(gs, force, p, model);
-
-  const acsBlocks* B = &gs->blocks;
-  int status = -1;
-  int next = 1;           // first sweep that may take a subspace step
-  int gap = kSubspaceGap; // sweeps to the next one after a step kept
-  for (int iter=0; status < 0; iter++) {
-    mju_copy(gs->fprev, force, p->nefc);
-
-    // sweep
-    for (int k=0; k < p->nblock; k++) {
-      int dim = p->block_dim[k], adr = p->block_adr[k];
-      acsASSERT(dim >= 1 && dim <= 6);   // acs_checkProblem and the assembly guarantee it
-      mjtNum* f = force + adr;
-      mjtNum a[6], fold[6], df[6];
-      acs_velocityBlock(a, p, k, gs->w, force);
-      mju_copy(fold, f, dim);
-      if (!acs_updateSimpleBlock(f, a, B, p, k, relax)) {
-        update(f, a, B, p, k, relax, arg);
-      }
-
-      // keep w = M^-1 J' f current
-      for (int r=0; r < dim; r++) {
-        df[r] = f[r] - fold[r];
-      }
-      acs_addYTBlock(gs->w, p, k, df);
+  int status = acsSTATUS_CONVERGED;
+  mjtNum done = 0;                // largest last residual of the islands solved
+  for (int i=0; i < acs_islandCount(p); i++) {
+    island is = {gs->island_block + gs->island_start[i],
+                 gs->island_start[i+1] - gs->island_start[i], acs_islandRows(p, i)};
+    int niter;
+    mjtNum last;
+    int st = solveIsland(force, &niter, &last, stats, gs, p, &is, s, model, relax, relax_min,
+                         gamma, update, arg, done);
+    status = worse(status, st);
+    stats->niter = mjMAX(stats->niter, niter);
+    for (int t=niter; t < stats->nhistory; t++) {
+      stats->history[t] = mju_max(stats->history[t], last);
     }
-
-    // convergence: residual of the new iterate
-    acs_velocity(gs->a, p, gs->w, force);
-    ncp = acs_residual(p, force, gs->a, acsMODEL_NCP);
-    res = model == acsMODEL_NCP ? ncp : acs_residual(p, force, gs->a, model);
-
-    // subspace minimization once the sweeps keep the active set, the gap between steps doubling;
-    // after a step that did not lower the residual, only on a new active set
-    if (s->subspace && model == acsMODEL_NCP && !(res <= s->tolerance) && isfinite(res)) {
-      if (!activeSet(gs, force, p, model)) {
-        next = next == INT_MAX ? iter + 1 : next;
-      } else if (iter >= next) {
-        stats->nfactor++;
-        int kept = subspaceStep(force, &ncp, &res, gs, p, model);
-        next = kept ? iter + gap : INT_MAX;
-        gap *= 2;
-      }
-    }
-    status = acs_iterationEnd(stats, iter, ncp, res, force, gs->fprev, p->nefc, s);
-    relax = gamma * relax + (1 - gamma) * relax_min;
+    done = mju_max(done, last);
   }
+  stats->residual = acs_residual(p, force, gs->a, acsMODEL_NCP);
   return status;
 }

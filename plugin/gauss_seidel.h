@@ -22,40 +22,46 @@ typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
   mjtNum* fprev;                  // force before the sweep                      (nefc)
   acsBlocks blocks;               // diagonal blocks and their inverses
 
-  // subspace minimization
+  int*     island_block;          // blocks by island                            (nblock)
+  int*     island_start;          // first entry of island i in island_block     (nisland + 1)
+
+  // subspace minimization (one island at a time)
   unsigned char* active;          // block's rows free in the subspace step     (nblock)
-  unsigned char* active_prev;     // the same after the previous sweep           (nblock)
-  int*     rows;                  // free rows, island by island                 (nefc)
-  int*     island_start;          // first entry of island i in rows             (nisland + 1)
-  int*     island_Hadr;           // island's address in H; -1: too large        (nisland)
-  mjtNum*  H;                     // dense G_FF of each island (factorized)      (sum n_i^2)
+  int*     rows;                  // the island's free rows                      (nefc)
+  mjtNum*  H;                     // their dense G_FF, factorized     (largest n_i^2 <= 128^2)
   mjtNum*  dx;                    // the step                                    (nefc)
-  unsigned char* dropped;         // row dropped by the factorization (dependent) (nefc)
-  mjtNum*  fsave;                 // force, w and a before the step              (nefc)
-  mjtNum*  wsave;                 //                                             (nv)
+  mjtNum*  fsave;                 // the island's force and a before the step    (nefc)
   mjtNum*  asave;                 //                                             (nefc)
+  mjtNum*  scratch;               //                                             (nv)
 } acsSweep;
 
 // carve the driver's workspace (count only when arena->base is NULL)
 void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p);
 
 // Projected block Gauss-Seidel (pgs family, raisim): from the start of a dual solve
-// (acs_startForces), sweeps over the blocks in order, each block solved against the others'
-// current forces: equalities, friction loss, limits and frictionless contacts by
-// acs_updateSimpleBlock, contacts with friction by update; after each sweep the NCP residual and
-// the residual of the law model end the iterations (acs_iterationEnd). The relaxation starts at
-// relax and moves each sweep as relax <- gamma relax + (1 - gamma) relax_min (gamma = 1: fixed).
+// (acs_startForces), island by island (blocks coupled through shared kinematic trees; G is
+// block-diagonal over islands), sweeps over the island's blocks in order, each block solved
+// against the others' current forces: equalities, friction loss, limits and frictionless contacts
+// by acs_updateSimpleBlock, contacts with friction by update. After each sweep the island's NCP
+// residual and the residual of the law model end its iterations: converged at the tolerance,
+// stalled when its largest force change is at most rel_tolerance times its largest force,
+// diverged when not finite, or at maxiter sweeps. An island that converges stops; the others do
+// not sweep it again. The relaxation starts at relax and moves each sweep as
+// relax <- gamma relax + (1 - gamma) relax_min (gamma = 1: fixed). The step's status is the worst
+// of the islands' (diverged, maxiter, stalled, converged), its iterations the most sweeps an island
+// took, its history the largest residual over the islands after each sweep.
 //
 // With s->subspace and the NCP (pgs, raisim; the relaxed laws' own iterations are left as the
-// paper has them), a sweep that leaves the active set as the previous one did is followed by a
-// subspace minimization step (Silcowitz, Niebe and Erleben, "Projected Gauss-Seidel subspace
+// paper has them), a sweep that leaves an island's active set as the previous one did is followed
+// by a subspace minimization step (Silcowitz, Niebe and Erleben, "Projected Gauss-Seidel subspace
 // minimization", 2009): the rows whose constraint holds with equality (equalities, limits and
 // condim-1 contacts pushing, friction loss inside its bound, contacts sticking strictly inside
-// the law's cone) take the Newton step that makes their velocity zero, the other rows held, island
-// by island (islands of at most 128 rows); the step is kept if it lowers the law's residual.
-// Gauss-Seidel converges linearly, slowly on hyperstatic sets (a body resting on more contacts
-// than it has degrees of freedom); the step ends such a solve once the sweeps have found which
-// contacts stick. stats->nfactor counts the steps taken.
+// the law's cone) take the Newton step that makes their velocity zero, the other rows held (islands
+// of at most 128 rows); rows that depend on the rows before them (a hyperstatic set) are dropped
+// from the step. The step is kept if it lowers the island's residual. Gauss-Seidel converges
+// linearly, slowly on hyperstatic sets (a body resting on more contacts than it has degrees of
+// freedom); the step ends such a solve once the sweeps have found which contacts stick.
+// stats->nfactor counts the steps tried.
 //
 // The blocks of gs must be computed (acs_blocksCompute). Return an acstStatus.
 int acs_gaussSeidel(mjtNum* force, acsStats* stats, acsSweep* gs, const acsProblem* p,

@@ -725,10 +725,11 @@ static void testJointConstraints(void) {
       ENSURE_LE(fabs(r.hangforce), 1e-6);
       ENSURE_LE(fabs(r.stopforce), 1e-6);
     } else {
-      // hard friction loss holds the arm: rounding for the Gauss-Seidel solvers (4e-17), ADMM's
-      // tolerance (1.2e-9); the masses rest within the slop (1e-4) of their limits, the limit
-      // forces carry m g to the solver tolerance (measured 2e-9)
-      ENSURE_LE(r.hold, strstr(name, "admm") ? 1e-8 : 1e-12);
+      // hard friction loss holds the arm to the solver tolerance: the Gauss-Seidel solvers stop
+      // each island at it (8.7e-12 measured; sweeping an island on while the others converge
+      // gave rounding, 4e-17), ADMM's tolerance 1.2e-9; the masses rest within the slop (1e-4)
+      // of their limits, the limit forces carry m g to the solver tolerance (measured 2e-9)
+      ENSURE_LE(r.hold, strstr(name, "admm") ? 1e-8 : 1e-10);
       ENSURE(r.hang <= -0.1 && r.hang >= -0.1 - 1.5e-4);
       ENSURE(r.stop <= -0.05 && r.stop >= -0.05 - 1.5e-4);
       ENSURE_LE(fabs(r.hangforce), 1e-8);
