@@ -421,6 +421,59 @@ static void testMetricsLevels(void) {
 }
 
 
+static void testHonestStatus(void) {
+  // the step's status says what happened, for every acs solver on the humanoid lying in contact:
+  // a budget of one iteration that cannot reach a zero tolerance gives the iteration limit (one
+  // iteration taken, a positive residual reported), and a NaN applied force (a non-finite
+  // problem: the solver gives zero forces) gives diverged, the reason in acs_lastError (the
+  // problem, or MuJoCo's bad-acceleration check that then resets the state), and a finite state
+  mjModel* m = acst_loadSharedModel("humanoid.xml");
+  if (!m) return;
+  for (int sol=1; sol < acsNSOLVER; sol++) {
+    const char* name = acs_solverName(sol);
+    mjData* d = acst_makeData(m);
+    acsContext* ctx = acst_makeContext(m, name);
+    for (int i=0; i < 300; i++) {
+      acs_step(m, d, ctx);
+    }
+    acsSettings s = *acs_getSettings(ctx);
+    s.maxiter = 1;
+    s.tolerance = 0;
+    s.rel_tolerance = 0;
+    s.newton_tolerance = 0;
+    char error[acsNERROR];
+    ENSURE(acs_setSettings(ctx, &s, error, sizeof(error)) == 0);
+    int status = acs_step(m, d, ctx);
+    const acsStats* st = acs_getStats(ctx);
+    if (status != acsSTATUS_MAXITER || st->niter != 1 || !(st->residual > 0)) {
+      fprintf(stderr, "%s: budget 1: status %s, %d iterations, residual %g\n", name,
+              acs_statusName(status), st->niter, st->residual);
+      acst_failures++;
+    }
+
+    // a NaN applied force
+    acst_expectWarnings(1);
+    d->qfrc_applied[7] = NAN;
+    status = acs_step(m, d, ctx);
+    d->qfrc_applied[7] = 0;
+    const char* why = acs_lastError(ctx);
+    if (status != acsSTATUS_DIVERGED ||
+        (!strstr(why, "not finite") && !strstr(why, "bad acceleration"))) {
+      fprintf(stderr, "%s: NaN force: status %s (%s)\n", name, acs_statusName(status),
+              acs_lastError(ctx));
+      acst_failures++;
+    }
+    for (int j=0; j < m->nv; j++) {
+      ENSURE(isfinite(d->qvel[j]) && isfinite(d->qacc[j]));
+    }
+    acst_expectWarnings(0);
+    acs_deleteContext(ctx);
+    mj_deleteData(d);
+  }
+  mj_deleteModel(m);
+}
+
+
 static void testSleepingPile(void) {
   // the acs solvers on a pile of boxes with sleep enabled: the trees fall asleep as MuJoCo decides
   // (every box asleep at the end), a late box wakes those it lands on, and no step diverges
@@ -490,6 +543,7 @@ int main(int argc, char** argv) {
     TEST(testWarmstart),
     TEST(testEvaluateMatchesNative),
     TEST(testMetricsLevels),
+    TEST(testHonestStatus),
     TEST(testVersionGuard),
     TEST(testSleepingPile),
   };
