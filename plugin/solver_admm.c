@@ -183,7 +183,9 @@ static void buildIslands(admmWork* aw, const acsProblem* p) {
     padr += dim*dim;
   }
 
-  // dense scaled blocks D (G + R) D of the small islands
+  // dense scaled blocks D (G + R) D of the small islands (wz: the dof scratch, zero here and
+  // left zero, as islandMatvec expects it)
+  mju_zero(aw->wz, p->nv);
   size_t adr = 0;
   for (int i=0; i < nisland; i++) {
     int n = acs_islandRows(p, i);

@@ -245,7 +245,8 @@ typedef struct acsStats_ {
   int    nefc;                    // constraint rows (acs layout: contacts in the contact frame)
   int    ncontact;                // contact blocks
   int    nwarm;                   // blocks whose initial force came from the previous step
-  int    nfactor;                 // matrix factorizations (ADMM: one per penalty change)
+  int    nfactor;                 // matrix factorizations (ADMM: one per penalty change; pgs,
+                                  //   raisim: subspace steps tried)
   int    nevaluation;             // line-search evaluations (lagged, similar)
   int    unstabilized;            // 1: the step was solved without its stabilization (Baumgarte,
                                   //   restitution): with it, the solve added far more kinetic
