@@ -192,6 +192,50 @@ static int activeSet(acsSweep* gs, const mjtNum* force, const acsProblem* p, con
 }
 
 
+// is every active block of the island feasible at force + t dx (dx on the free rows, in order)
+static int feasibleAt(mjtNum t, const acsSweep* gs, const acsProblem* p, const island* is,
+                      const mjtNum* force, int model) {
+  int j = 0;
+  for (int b=0; b < is->nblock; b++) {
+    int k = is->block[b], adr = p->block_adr[k], dim = p->block_dim[k];
+    if (!gs->active[k]) {
+      continue;
+    }
+    mjtNum f[6], fp[6];
+    for (int r=0; r < dim; r++) {
+      f[r] = fp[r] = force[adr+r] + t * gs->dx[j++];
+    }
+    acs_projectBlock(fp, p, k, model);
+    for (int r=0; r < dim; r++) {
+      if (mju_abs(fp[r] - f[r]) > 1e-12 * (1 + mju_abs(f[0]))) {
+        return 0;
+      }
+    }
+  }
+  return 1;
+}
+
+
+// the longest step t in (0, 1] along dx that keeps the active blocks feasible (they are at t = 0:
+// the feasible steps form an interval), by bisection to 1/1024
+static mjtNum stepLength(const acsSweep* gs, const acsProblem* p, const island* is,
+                         const mjtNum* force, int model) {
+  if (feasibleAt(1, gs, p, is, force, model)) {
+    return 1;
+  }
+  mjtNum lo = 0, hi = 1;
+  for (int i=0; i < 10; i++) {
+    mjtNum mid = (lo + hi) / 2;
+    if (feasibleAt(mid, gs, p, is, force, model)) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return lo;
+}
+
+
 // one subspace minimization step on the island (its w, a, ncp and res current): the Newton step
 // dx_F = -(G_FF + R_F)^-1 a_F on the rows of its active set, the other rows held, the active
 // blocks projected onto the law's feasible set; kept, with the new w, a and residuals, if it
@@ -218,20 +262,23 @@ static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
   denseFactor(gs->H, n);
   denseSolve(gs->dx, gs->H, n);
 
-  // take it: forces projected, w and the island's velocity updated
+  // take it as far as the active blocks stay feasible (a step that leaves a cone, projected back,
+  // breaks the linear solution it was: the velocities it leaves can be 1e7 times larger); w and
+  // the island's velocity updated
   for (int j=0; j < is->nblock; j++) {
     int adr = p->block_adr[is->block[j]], dim = p->block_dim[is->block[j]];
     mju_copy(gs->fsave + adr, force + adr, dim);
     mju_copy(gs->asave + adr, gs->a + adr, dim);
   }
+  mjtNum t = stepLength(gs, p, is, force, model);
   for (int j=0; j < n; j++) {
-    force[gs->rows[j]] += gs->dx[j];
+    force[gs->rows[j]] += t * gs->dx[j];
   }
   for (int j=0; j < is->nblock; j++) {
     int k = is->block[j], adr = p->block_adr[k], dim = p->block_dim[k];
     if (gs->active[k]) {
       mjtNum df[6];
-      acs_projectBlock(force + adr, p, k, model);
+      acs_projectBlock(force + adr, p, k, model);   // rounding only
       for (int r=0; r < dim; r++) {
         df[r] = force[adr+r] - gs->fsave[adr+r];
       }
@@ -341,7 +388,7 @@ static int solveIsland(mjtNum* force, int* niter, mjtNum* last, acsStats* stats,
         stats->nfactor++;
         int kept = subspaceStep(force, &ncp, &res, gs, p, is, model);
         next = kept ? iter + gap : INT_MAX;
-        gap *= 2;
+        gap = gap < s->maxiter ? 2 * gap : gap;
       }
     }
 
