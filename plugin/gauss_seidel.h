@@ -33,6 +33,7 @@ typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
   mjtNum*  fsave;                 // the island's force and a before the step    (nefc)
   mjtNum*  asave;                 //                                             (nefc)
   mjtNum*  scratch;               //                                             (nv)
+  mjtNum*  wsave;                 // w before the step                           (nv)
 } acsSweep;
 
 // carve the driver's workspace (count only when arena->base is NULL)
@@ -51,14 +52,14 @@ void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p);
 // of the islands' (diverged, maxiter, stalled, converged), its iterations the most sweeps an island
 // took, its history the largest residual over the islands after each sweep.
 //
-// With s->subspace and the NCP (pgs, raisim; the relaxed laws' own iterations are left as the
+// With s->subspace (1: pgs, 2: pgs and raisim; the relaxed laws' own iterations are left as the
 // paper has them), a sweep that leaves an island's active set as the previous one did is followed
 // by a subspace minimization step (Silcowitz, Niebe and Erleben, "Projected Gauss-Seidel subspace
 // minimization", 2009): the rows whose constraint holds with equality (equalities, limits and
 // condim-1 contacts pushing, friction loss inside its bound, contacts sticking strictly inside
 // the law's cone) take the Newton step that makes their velocity zero, the other rows held (islands
 // of at most 128 rows); rows that depend on the rows before them (a hyperstatic set) are dropped
-// from the step. The step is kept if it lowers the island's residual. Gauss-Seidel converges
+// from the step. The step is kept if it halves the island's residual. Gauss-Seidel converges
 // linearly, slowly on hyperstatic sets (a body resting on more contacts than it has degrees of
 // freedom); the step ends such a solve once the sweeps have found which contacts stick.
 // stats->nfactor counts the steps tried.

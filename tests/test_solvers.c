@@ -451,7 +451,7 @@ static void testCoupledStack(void) {
       s.tolerance = 1e-6;
       s.maxiter = kMaxIter;
       s.rel_tolerance = 0;
-      s.subspace = sub;
+      s.subspace = 2 * sub;   // pgs and raisim
       int status = acst_solveSettings(f, &st, &t.p, &s);
       int model = acs_solverModel(s.solver);
       int gs = s.solver == acsSOL_PGS || s.solver == acsSOL_RAISIM;

@@ -172,9 +172,9 @@ typedef struct acsSettings_ {
                                   //   >= 0; 0 disables                             default: 1e-12
   mjtNum omega;                   // over-relaxation: Gauss-Seidel step, ADMM x <- omega x +
                                   //   (1 - omega) y, (0, 2)                        default: 1
-  int    subspace;                // pgs and raisim: subspace minimization, a Newton step on
-                                  //   the rows held with equality (sticking contacts) once the
-                                  //   active set settles, 0/1                      default: 1
+  int    subspace;                // subspace minimization, a Newton step on the rows held with
+                                  //   equality (sticking contacts) once the active set settles:
+                                  //   0 off, 1 pgs, 2 pgs and raisim               default: 1
   mjtNum baumgarte;               // fraction of penetration (beyond slop) and of equality
                                   //   violation removed per step, [0, 1]           default: 0.2
   mjtNum slop;                    // penetration of contacts and limits left uncorrected, m
