@@ -140,26 +140,6 @@ void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p) {
 }
 
 
-// the blocks of each island, in order: island_block[island_start[i] .. island_start[i+1])
-static void groupIslands(acsSweep* gs, const acsProblem* p) {
-  int nisland = acs_islandCount(p);
-  memset(gs->island_start, 0, (nisland + 1) * sizeof(int));
-  for (int k=0; k < p->nblock; k++) {
-    gs->island_start[acs_blockIsland(p, k) + 1]++;
-  }
-  for (int i=0; i < nisland; i++) {
-    gs->island_start[i+1] += gs->island_start[i];
-  }
-  int* cursor = gs->rows;         // scratch: the next place of each island (nisland <= nefc)
-  for (int i=0; i < nisland; i++) {
-    cursor[i] = gs->island_start[i];
-  }
-  for (int k=0; k < p->nblock; k++) {
-    gs->island_block[cursor[acs_blockIsland(p, k)]++] = k;
-  }
-}
-
-
 //---------------------------------- one island ----------------------------------------------------
 
 typedef struct {                  // an island being solved
@@ -328,21 +308,6 @@ static int islandStalled(const mjtNum* force, const acsSweep* gs, const acsProbl
 }
 
 
-// record the island's residual after iteration iter in the history: the history holds, for each
-// iteration, the largest residual of the islands solved so far (an island that ended earlier
-// counts with its last); done: the largest last residual of the islands before
-static void record(acsStats* stats, int iter, mjtNum ncp, mjtNum done) {
-  if (iter >= acsNHISTORY) {
-    return;
-  }
-  if (iter >= stats->nhistory) {
-    stats->history[iter] = done;
-    stats->nhistory = iter + 1;
-  }
-  stats->history[iter] = mju_max(stats->history[iter], ncp);
-}
-
-
 // projected block Gauss-Seidel on one island, from its current forces (w and a current);
 // return an acstStatus, the number of sweeps in *niter and the last NCP residual in *last
 static int solveIsland(mjtNum* force, int* niter, mjtNum* last, acsStats* stats, acsSweep* gs,
@@ -396,7 +361,7 @@ static int solveIsland(mjtNum* force, int* niter, mjtNum* last, acsStats* stats,
     }
 
     // end of the iteration
-    record(stats, iter, ncp, done);
+    acs_islandHistory(stats, iter, ncp, done);
     *niter = iter + 1;
     *last = ncp;
     if (!isfinite(res) || !isfinite(ncp)) {
@@ -444,7 +409,7 @@ int acs_gaussSeidel(mjtNum* force, acsStats* stats, acsSweep* gs, const acsProbl
   }
 
   // each island to convergence (a, w current for every row at the end)
-  groupIslands(gs, p);
+  acs_islandBlocks(gs->island_block, gs->island_start, gs->rows, p);
   memset(gs->active, 0, p->nblock);
   int status = acsSTATUS_CONVERGED;
   mjtNum done = 0;                // largest last residual of the islands solved
@@ -457,9 +422,7 @@ int acs_gaussSeidel(mjtNum* force, acsStats* stats, acsSweep* gs, const acsProbl
                          gamma, update, arg, done);
     status = worse(status, st);
     stats->niter = mjMAX(stats->niter, niter);
-    for (int t=niter; t < stats->nhistory; t++) {
-      stats->history[t] = mju_max(stats->history[t], last);
-    }
+    acs_islandHistoryEnd(stats, niter, last);
     done = mju_max(done, last);
   }
   stats->residual = acs_residual(p, force, gs->a, acsMODEL_NCP);

@@ -73,6 +73,8 @@ typedef struct admmWork_ {
   int*    island_start;           // first entry of island i in island_rows   (nisland + 1)
   int*    island_rows;            // rows grouped by island                   (nefc)
   int*    island_Fadr;            // address of island i's dense matrices, -1: iterative (nisland)
+  int*    island_bstart;          // first entry of island i in island_block  (nisland + 1)
+  int*    island_block;           // blocks grouped by island                 (nblock)
   mjtNum* G;                      // dense island blocks of D (G + R) D       (sum n_i^2, dense)
   mjtNum* F;                      // their Cholesky factors with (eta + rho) I (sum n_i^2, dense)
   mjtNum* Pinv;                   // iterative islands: inverse diagonal blocks of F (sum dim^2)
@@ -105,6 +107,8 @@ static void admmLayout(void* work, acsArena* arena, const acsProblem* p) {
   aw->island_start = acs_arenaAlloc(arena, nisland + 1, sizeof(int));
   aw->island_rows  = acs_arenaAlloc(arena, n, sizeof(int));
   aw->island_Fadr  = acs_arenaAlloc(arena, nisland, sizeof(int));
+  aw->island_bstart = acs_arenaAlloc(arena, nisland + 1, sizeof(int));
+  aw->island_block = acs_arenaAlloc(arena, p->nblock, sizeof(int));
   aw->G     = acs_arenaAlloc(arena, nG, sizeof(mjtNum));
   aw->F     = acs_arenaAlloc(arena, nG, sizeof(mjtNum));
   aw->Pinv  = acs_arenaAlloc(arena, nP, sizeof(mjtNum));
@@ -157,6 +161,7 @@ static void buildIslands(admmWork* aw, const acsProblem* p) {
       aw->island_rows[fill[i]++] = p->block_adr[k] + r;
     }
   }
+  acs_islandBlocks(aw->island_block, aw->island_bstart, fill, p);
 
   // block scaling: d = 1/sqrt(mean diagonal of the block's G + R)
   for (int k=0; k < p->nblock; k++) {
@@ -239,28 +244,32 @@ static void islandMatvec(mjtNum* out, admmWork* aw, const acsProblem* p, int i, 
 }
 
 
-// factorize F = D (G + R) D + diag I on every dense island; for the iterative islands, invert
-// the diagonal blocks of F (the preconditioner)
-static void factorIslands(admmWork* aw, const acsProblem* p, mjtNum diag) {
+// an island being solved: its rows and its blocks
+typedef struct {
+  int        id;                  // island index
+  const int* rows;                // its rows                                 (n)
+  int        n;
+  const int* blocks;              // its blocks                               (nb)
+  int        nb;
+} admmIsland;
+
+
+// factorize F = D (G + R) D + diag I on a dense island; on an iterative one, invert the diagonal
+// blocks of F (the preconditioner)
+static void factorIsland(admmWork* aw, const acsProblem* p, const admmIsland* is, mjtNum diag) {
   aw->sigma = diag;
-  for (int i=0; i < acs_islandCount(p); i++) {
-    int n = acs_islandRows(p, i);
-    if (aw->island_Fadr[i] < 0) {
-      continue;
-    }
-    mjtNum* F = aw->F + aw->island_Fadr[i];
-    mju_copy(F, aw->G + aw->island_Fadr[i], n*n);
+  int n = is->n;
+  if (aw->island_Fadr[is->id] >= 0) {
+    mjtNum* F = aw->F + aw->island_Fadr[is->id];
+    mju_copy(F, aw->G + aw->island_Fadr[is->id], n*n);
     for (int r=0; r < n; r++) {
       F[r*n+r] += diag;
     }
     mju_cholFactor(F, n, mjMINVAL);
+    return;
   }
-  for (int k=0; k < p->nblock; k++) {
-    int i = acs_blockIsland(p, k);
-    if (aw->island_Fadr[i] >= 0) {
-      continue;
-    }
-    int dim = p->block_dim[k], adr = p->block_adr[k];
+  for (int j=0; j < is->nb; j++) {
+    int k = is->blocks[j], dim = p->block_dim[k], adr = p->block_adr[k];
     mjtNum Fk[36];
     mju_copy(Fk, aw->Gkk + aw->Padr[k], dim*dim);
     for (int r=0; r < dim; r++) {
@@ -276,102 +285,86 @@ static void factorIslands(admmWork* aw, const acsProblem* p, mjtNum diag) {
 typedef struct {
   admmWork*         aw;
   const acsProblem* p;
-  int               island;
+  const admmIsland* is;
 } islandSolve;
 
 static void islandMul(mjtNum* out, const mjtNum* in, void* arg) {
-  islandSolve* is = (islandSolve*)arg;
-  islandMatvec(out, is->aw, is->p, is->island, in, is->aw->sigma);
+  islandSolve* sv = (islandSolve*)arg;
+  islandMatvec(out, sv->aw, sv->p, sv->is->id, in, sv->aw->sigma);
 }
 
 static void islandPrecond(mjtNum* out, const mjtNum* in, void* arg) {
-  islandSolve* is = (islandSolve*)arg;
-  const acsProblem* p = is->p;
-  for (int k=0; k < p->nblock; k++) {      // block by block
-    if (acs_blockIsland(p, k) == is->island) {
-      int adr = p->block_adr[k], dim = p->block_dim[k];
-      mju_mulMatVec(out + adr, is->aw->Pinv + is->aw->Padr[k], in + adr, dim, dim);
-    }
+  islandSolve* sv = (islandSolve*)arg;
+  for (int j=0; j < sv->is->nb; j++) {     // block by block
+    int k = sv->is->blocks[j], adr = sv->p->block_adr[k], dim = sv->p->block_dim[k];
+    mju_mulMatVec(out + adr, sv->aw->Pinv + sv->aw->Padr[k], in + adr, dim, dim);
   }
 }
 
 
-// x = F^-1 v on island i by preconditioned conjugate gradients, from the x given
-static void solveIterative(mjtNum* x, admmWork* aw, const acsProblem* p, int i,
-                           const mjtNum* v) {
-  islandSolve is = {aw, p, i};
-  acs_pcg(x, v, aw->island_rows + aw->island_start[i], acs_islandRows(p, i), islandMul,
-          islandPrecond, &is, aw->cr, aw->cp, aw->cq, aw->cz, kCGTolerance, kCGMaxIter);
-}
-
-
-// x = F^-1 v on every island (x and v: nefc; x holds the initial guess of iterative islands)
-static void solveIslands(mjtNum* x, admmWork* aw, const acsProblem* p, const mjtNum* v) {
-  for (int i=0; i < acs_islandCount(p); i++) {
-    if (aw->island_Fadr[i] < 0) {
-      solveIterative(x, aw, p, i, v);
-      continue;
-    }
-    int n = acs_islandRows(p, i);
-    const int* rows = aw->island_rows + aw->island_start[i];
-    for (int r=0; r < n; r++) {
-      aw->loc[r] = v[rows[r]];
-    }
-    mju_cholSolve(aw->loc, aw->F + aw->island_Fadr[i], aw->loc, n);
-    for (int r=0; r < n; r++) {
-      x[rows[r]] = aw->loc[r];
-    }
+// x = F^-1 v on the island (x and v: nefc; x holds the initial guess of an iterative island)
+static void solveIsland(mjtNum* x, admmWork* aw, const acsProblem* p, const admmIsland* is,
+                        const mjtNum* v) {
+  int n = is->n;
+  if (aw->island_Fadr[is->id] < 0) {
+    islandSolve sv = {aw, p, is};
+    acs_pcg(x, v, is->rows, n, islandMul, islandPrecond, &sv, aw->cr, aw->cp, aw->cq, aw->cz,
+            kCGTolerance, kCGMaxIter);
+    return;
+  }
+  for (int r=0; r < n; r++) {
+    aw->loc[r] = v[is->rows[r]];
+  }
+  mju_cholSolve(aw->loc, aw->F + aw->island_Fadr[is->id], aw->loc, n);
+  for (int r=0; r < n; r++) {
+    x[is->rows[r]] = aw->loc[r];
   }
 }
 
 
-// largest eigenvalue of the scaled G~ by power iteration on the island blocks (v, Gv: scratch)
-static mjtNum powerIteration(admmWork* aw, const acsProblem* p, mjtNum* v, mjtNum* Gv) {
-  mjtNum L = 0;
-  for (int i=0; i < acs_islandCount(p); i++) {
-    int n = acs_islandRows(p, i);
-    const int* rows = aw->island_rows + aw->island_start[i];
-    const mjtNum* G = aw->island_Fadr[i] >= 0 ? aw->G + aw->island_Fadr[i] : NULL;
-    for (int r=0; r < n; r++) {
-      v[r] = 1 / mju_sqrt(n);
-    }
-    mjtNum est = 0;
-    for (int it=0; it < kPowerIterations; it++) {
-      if (G) {
-        mju_mulMatVec(Gv, G, v, n, n);
-      } else {
-        // the operator through J and Y: scatter the island-local vector to rows and back
-        for (int r=0; r < n; r++) {
-          aw->cp[rows[r]] = v[r];
-        }
-        islandMatvec(aw->cq, aw, p, i, aw->cp, 0);
-        for (int r=0; r < n; r++) {
-          Gv[r] = aw->cq[rows[r]];
-        }
-      }
-      mjtNum norm = mju_norm(Gv, n);
-      if (norm < mjMINVAL) {
-        break;
-      }
-      mju_scl(v, Gv, 1/norm, n);
-      int done = mju_abs(norm - est) <= kPowerTolerance * norm;
-      est = norm;
-      if (done) {
-        break;
-      }
-    }
-    L = mju_max(L, est);
+// largest eigenvalue of the island's scaled G~ by power iteration (v, Gv: scratch, n)
+static mjtNum powerIteration(admmWork* aw, const acsProblem* p, const admmIsland* is,
+                             mjtNum* v, mjtNum* Gv) {
+  int n = is->n;
+  const mjtNum* G = aw->island_Fadr[is->id] >= 0 ? aw->G + aw->island_Fadr[is->id] : NULL;
+  for (int r=0; r < n; r++) {
+    v[r] = 1 / mju_sqrt(n);
   }
-  return L;
+  mjtNum est = 0;
+  for (int it=0; it < kPowerIterations; it++) {
+    if (G) {
+      mju_mulMatVec(Gv, G, v, n, n);
+    } else {
+      // the operator through J and Y: scatter the island-local vector to rows and back
+      for (int r=0; r < n; r++) {
+        aw->cp[is->rows[r]] = v[r];
+      }
+      islandMatvec(aw->cq, aw, p, is->id, aw->cp, 0);
+      for (int r=0; r < n; r++) {
+        Gv[r] = aw->cq[is->rows[r]];
+      }
+    }
+    mjtNum norm = mju_norm(Gv, n);
+    if (norm < mjMINVAL) {
+      break;
+    }
+    mju_scl(v, Gv, 1/norm, n);
+    int done = mju_abs(norm - est) <= kPowerTolerance * norm;
+    est = norm;
+    if (done) {
+      break;
+    }
+  }
+  return est;
 }
 
 
-// per block: y = P_K(v) (dual = 0) or P_K*(v) (dual = 1) for scaled forces f~ = f / d;
-// y may alias v
+// per block of the island: y = P_K(v) (dual = 0) or P_K*(v) (dual = 1) for scaled forces
+// f~ = f / d; y may alias v
 static void projectBlocks(mjtNum* y, const mjtNum* v, const acsProblem* p, const mjtNum* d,
-                          int dual) {
-  for (int k=0; k < p->nblock; k++) {
-    int adr = p->block_adr[k], dim = p->block_dim[k];
+                          const admmIsland* is, int dual) {
+  for (int j=0; j < is->nb; j++) {
+    int k = is->blocks[j], adr = p->block_adr[k], dim = p->block_dim[k];
     const mjtNum* vk = v + adr;
     mjtNum* yk = y + adr;
     switch ((acstBlock) p->block_type[k]) {
@@ -397,10 +390,13 @@ static void projectBlocks(mjtNum* y, const mjtNum* v, const acsProblem* p, const
 }
 
 
-// De Saxce shift Gamma(v) on the normal row of each contact (zero elsewhere)
-static void desaxceShift(mjtNum* s, const mjtNum* v, const acsProblem* p) {
-  mju_zero(s, p->nefc);
-  for (int k=0; k < p->nblock; k++) {
+// De Saxce shift Gamma(v) on the normal row of each contact of the island (zero elsewhere)
+static void desaxceShift(mjtNum* s, const mjtNum* v, const acsProblem* p, const admmIsland* is) {
+  for (int r=0; r < is->n; r++) {
+    s[is->rows[r]] = 0;
+  }
+  for (int j=0; j < is->nb; j++) {
+    int k = is->blocks[j];
     if (p->block_type[k] == acsBLOCK_CONTACT && p->block_dim[k] > 1) {
       int adr = p->block_adr[k];
       s[adr] = acsu_desaxce(v + adr, p->block_mu + 5*k, p->block_dim[k]);
@@ -409,110 +405,167 @@ static void desaxceShift(mjtNum* s, const mjtNum* v, const acsProblem* p) {
 }
 
 
-// scaled iterates from forces f with velocity aw->a = G f + b: x = y = f / d,
-// z = P_K*(a~ + Gamma(a~)) with a~ = d a (aw->a is overwritten)
-static void startIterates(admmWork* aw, const acsProblem* p, const mjtNum* f, int ncp) {
-  int n = p->nefc;
-  for (int r=0; r < n; r++) {
+// scaled iterates of the island from forces f with velocity aw->a = G f + b: x = y = f / d,
+// z = P_K*(a~ + Gamma(a~)) with a~ = d a (aw->a is overwritten on the island's rows)
+static void startIterates(admmWork* aw, const acsProblem* p, const admmIsland* is,
+                          const mjtNum* f, int ncp) {
+  for (int j=0; j < is->n; j++) {
+    int r = is->rows[j];
     aw->y[r] = aw->x[r] = f[r] / aw->d[r];
     aw->a[r] *= aw->d[r];
   }
   if (ncp) {
-    desaxceShift(aw->s, aw->a, p);
-    mju_addTo(aw->a, aw->s, n);
+    desaxceShift(aw->s, aw->a, p, is);
+    for (int j=0; j < is->n; j++) {
+      aw->a[is->rows[j]] += aw->s[is->rows[j]];
+    }
   }
-  projectBlocks(aw->z, aw->a, p, aw->d, 1);
+  projectBlocks(aw->z, aw->a, p, aw->d, is, 1);
 }
 
 
-int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
-                  const acsProblem* p, const acsSettings* s) {
-  admmWork aw;
-  acsArena arena = {work, 0};
-  admmLayout(&aw, &arena, p);
-  int n = p->nefc;
+// the island's forces f: w = M^-1 J' f on the island's dofs (computed afresh: updates summed
+// over the iterations would carry their rounding, and on the 1000:1 stack that rounding is above
+// the tolerance), a = G f + b on its rows, their NCP residual and the law model's
+static void islandVelocity(mjtNum* ncp, mjtNum* res, admmWork* aw, const acsProblem* p,
+                           const admmIsland* is, const mjtNum* f, int model) {
+  *ncp = *res = 0;
+  for (int j=0; j < is->n; j++) {
+    int r = is->rows[j];
+    const int* col = p->Y_colind + p->Y_rowadr[r];
+    for (int c=0; c < p->Y_rownnz[r]; c++) {
+      aw->w[col[c]] = 0;
+    }
+  }
+  for (int j=0; j < is->nb; j++) {
+    int k = is->blocks[j];
+    acs_addYTBlock(aw->w, p, k, f + p->block_adr[k]);
+  }
+  for (int j=0; j < is->nb; j++) {
+    int k = is->blocks[j], adr = p->block_adr[k];
+    acs_velocityBlock(aw->a + adr, p, k, aw->w, f);
+    mjtNum rn = acs_blockResidual(p, k, f + adr, aw->a + adr, acsMODEL_NCP);
+    mjtNum rm = model == acsMODEL_NCP ? rn : acs_blockResidual(p, k, f + adr, aw->a + adr, model);
+    *ncp = rn > *ncp || isnan(rn) ? rn : *ncp;
+    *res = rm > *res || isnan(rm) ? rm : *res;
+  }
+}
+
+
+// the CCP's objective 1/2 f'(G + R) f + b'f = 1/2 f'(a + b) on the island's rows
+static mjtNum islandObjective(const acsProblem* p, const admmIsland* is, const mjtNum* f,
+                              const mjtNum* a) {
+  mjtNum obj = 0;
+  for (int j=0; j < is->n; j++) {
+    int r = is->rows[j];
+    obj += f[r] * (a[r] + p->b[r]);
+  }
+  return obj / 2;
+}
+
+
+// ADMM on one island, from its forces in force (w, a current for them); the result in force.
+// Return an acstStatus; *niter: iterations, *last: NCP residual of the result, *rho: final penalty
+static int solveIslandAdmm(mjtNum* force, int* niter, mjtNum* last, mjtNum* rho_out,
+                           acsStats* stats, admmWork* aw, const acsProblem* p,
+                           const admmIsland* is, const acsSettings* s, mjtNum rho_carried,
+                           int cold, mjtNum done) {
   int model = acs_solverModel(s->solver);
   int ncp = (model == acsMODEL_NCP);
   mjtNum eta = s->admm_prox, omega = s->omega;
+  const int* rows = is->rows;
+  int n = is->n;
 
-  // the warm start (or zero forces if better): done if it already solves the problem
   mjtNum resncp, res;
-  int cold = acs_startForces(force, aw.w, aw.a, &resncp, &res, p, model);
-  stats->residual = resncp;
-  stats->niter = 0;
-  stats->nhistory = 0;
-  stats->nfactor = 0;
+  islandVelocity(&resncp, &res, aw, p, is, force, model);
+  *niter = 0;
+  *last = resncp;
+  *rho_out = NAN;
   if (res <= s->tolerance) {
     return acsSTATUS_CONVERGED;
   }
+
   // the best iterate so far: the CCP's starts with the warm start (the objective measures a
   // force's error); the NCP's with the first iterate (by residual, a warm start lacking the force
   // of a new contact would beat every iterate building that force up, and be returned again)
-  mju_copy(aw.best, force, n);
-  mjtNum bestmerit = ncp ? INFINITY : acs_ccpObjective(p, force, aw.a), bestncp = resncp;
-
-  buildIslands(&aw, p);
-  startIterates(&aw, p, force, ncp);
+  for (int j=0; j < n; j++) {
+    aw->best[rows[j]] = force[rows[j]];
+  }
+  mjtNum bestmerit = ncp ? INFINITY : islandObjective(p, is, force, aw->a), bestncp = resncp;
+  startIterates(aw, p, is, force, ncp);
 
   // penalty: the previous solve's, or the spectral rule (also when the warm start was dropped:
   // the penalty that went with it is no better, and a small one makes the x-update of a
   // hyperstatic contact set nearly singular); kept in [m, L]
-  mjtNum L = powerIteration(&aw, p, aw.rhs, aw.loc);
+  mjtNum L = powerIteration(aw, p, is, aw->rhs, aw->loc);
   mjtNum m = eta;
   mjtNum kappa = L > m ? L / m : 1 + 1e-12;
   mjtNum rho;
   if (s->admm_rho > 0) {
     rho = s->admm_rho;
-  } else if (isfinite(state->admm_rho) && !cold) {
-    rho = mju_clip(state->admm_rho, m, mju_max(L, m));
+  } else if (isfinite(rho_carried) && !cold) {
+    rho = mju_clip(rho_carried, m, mju_max(L, m));
   } else {
     rho = mju_sqrt(mju_max(L, m) * m) * pow(kappa, s->admm_power);
   }
   mjtNum step = pow(kappa, s->admm_factor);
-  factorIslands(&aw, p, eta + rho);
-  stats->nfactor = 1;
+  factorIsland(aw, p, is, eta + rho);
+  stats->nfactor++;
 
   mjtNum resstart = res, resblow = kBlowup * mju_max(res, s->tolerance);
   int restarted = 0;
   int status = -1;
   for (int iter=0; status < 0; iter++) {
-    mju_copy(aw.xprev, aw.x, n);
-    mju_copy(aw.yprev, aw.y, n);
+    for (int j=0; j < n; j++) {
+      aw->xprev[rows[j]] = aw->x[rows[j]];
+      aw->yprev[rows[j]] = aw->y[rows[j]];
+    }
 
     // x+ = -F^-1 (b~ + s - eta x - rho y - z)
     if (ncp) {
-      desaxceShift(aw.s, aw.z, p);
+      desaxceShift(aw->s, aw->z, p, is);
     }
-    for (int r=0; r < n; r++) {
-      aw.rhs[r] = -(aw.d[r]*p->b[r] + (ncp ? aw.s[r] : 0) - eta*aw.x[r] - rho*aw.y[r] - aw.z[r]);
+    for (int j=0; j < n; j++) {
+      int r = rows[j];
+      aw->rhs[r] = -(aw->d[r]*p->b[r] + (ncp ? aw->s[r] : 0) - eta*aw->x[r] - rho*aw->y[r] -
+                     aw->z[r]);
     }
-    solveIslands(aw.x, &aw, p, aw.rhs);
+    solveIsland(aw->x, aw, p, is, aw->rhs);
 
     // over-relaxation, projection, multiplier update: x^ in rhs, y+ = P_K(x^ - z / rho)
-    for (int r=0; r < n; r++) {
-      aw.rhs[r] = omega*aw.x[r] + (1 - omega)*aw.yprev[r];
-      aw.y[r] = aw.rhs[r] - aw.z[r]/rho;
+    for (int j=0; j < n; j++) {
+      int r = rows[j];
+      aw->rhs[r] = omega*aw->x[r] + (1 - omega)*aw->yprev[r];
+      aw->y[r] = aw->rhs[r] - aw->z[r]/rho;
     }
-    projectBlocks(aw.y, aw.y, p, aw.d, 0);
+    projectBlocks(aw->y, aw->y, p, aw->d, is, 0);
     mjtNum rp = 0, rd = 0;
-    for (int r=0; r < n; r++) {
-      aw.z[r] += rho * (aw.y[r] - aw.rhs[r]);
-      rp = mju_max(rp, mju_abs(aw.x[r] - aw.y[r]));
-      rd = mju_max(rd, mju_abs(eta*(aw.x[r] - aw.xprev[r]) + rho*(aw.y[r] - aw.yprev[r])));
-      aw.f[r] = aw.d[r] * aw.y[r];
+    for (int j=0; j < n; j++) {
+      int r = rows[j];
+      aw->z[r] += rho * (aw->y[r] - aw->rhs[r]);
+      rp = mju_max(rp, mju_abs(aw->x[r] - aw->y[r]));
+      rd = mju_max(rd, mju_abs(eta*(aw->x[r] - aw->xprev[r]) + rho*(aw->y[r] - aw->yprev[r])));
+      aw->f[r] = aw->d[r] * aw->y[r];
     }
 
     // residual of the unscaled forces, the stopping test of every acs solver
-    acs_mulYT(aw.w, p, aw.f);
-    acs_velocity(aw.a, p, aw.w, aw.f);
-    resncp = acs_residual(p, aw.f, aw.a, acsMODEL_NCP);
-    res = ncp ? resncp : acs_residual(p, aw.f, aw.a, model);
-    status = acs_iterationEnd(stats, iter, resncp, res, aw.f, NULL, n, s);
-    mjtNum merit = ncp ? res : acs_ccpObjective(p, aw.f, aw.a);
+    islandVelocity(&resncp, &res, aw, p, is, aw->f, model);
+    acs_islandHistory(stats, iter, resncp, done);
+    *niter = iter + 1;
+    if (!isfinite(res) || !isfinite(resncp)) {
+      status = acsSTATUS_DIVERGED;
+    } else if (res <= s->tolerance) {
+      status = acsSTATUS_CONVERGED;
+    } else if (iter + 1 >= s->maxiter) {
+      status = acsSTATUS_MAXITER;
+    }
+    mjtNum merit = ncp ? res : islandObjective(p, is, aw->f, aw->a);
     if (merit < bestmerit || status == acsSTATUS_CONVERGED) {
       bestmerit = merit;
       bestncp = resncp;
-      mju_copy(aw.best, aw.f, n);
+      for (int j=0; j < n; j++) {
+        aw->best[rows[j]] = aw->f[rows[j]];
+      }
     }
 
     // a warm start can be worse than zero forces when the contact set changes under a
@@ -521,10 +574,18 @@ int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* w
     // keeping the penalty
     if (status < 0 && !restarted && res > resblow) {
       restarted = 1;
-      mju_zero(aw.f, n);
-      if (acs_residual(p, aw.f, p->b, model) <= resstart) {
-        mju_copy(aw.a, p->b, n);
-        startIterates(&aw, p, aw.f, ncp);
+      mjtNum res0 = 0;
+      for (int j=0; j < n; j++) {
+        aw->f[rows[j]] = 0;
+      }
+      for (int j=0; j < is->nb; j++) {
+        int k = is->blocks[j], adr = p->block_adr[k];
+        res0 = mju_max(res0, acs_blockResidual(p, k, aw->f + adr, p->b + adr, model));
+      }
+      if (res0 <= resstart) {
+        mjtNum r0, rm0;
+        islandVelocity(&r0, &rm0, aw, p, is, aw->f, model);
+        startIterates(aw, p, is, aw->f, ncp);
       }
     }
 
@@ -538,17 +599,75 @@ int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* w
         rho = mju_max(rho / step, m);
       }
       if (rho != old) {
-        factorIslands(&aw, p, eta + rho);
+        factorIsland(aw, p, is, eta + rho);
         stats->nfactor++;
       }
     }
   }
 
   // the best iterate (the last one when converged; NCP: lowest residual, CCP: lowest objective,
-  // the warm start included)
-  mju_copy(force, aw.best, n);
-  stats->residual = bestncp;
-  stats->rho = rho;
-  state->admm_rho = rho;
+  // the warm start included), with w and a brought to it
+  for (int j=0; j < n; j++) {
+    force[rows[j]] = aw->best[rows[j]];
+  }
+  mjtNum r1, rm1;
+  islandVelocity(&r1, &rm1, aw, p, is, force, model);
+  *last = bestncp;
+  *rho_out = rho;
+  return status;
+}
+
+
+// the worse of two island statuses: diverged, then the iteration limit, converged
+static int worse(int a, int b) {
+  int ra = a == acsSTATUS_DIVERGED ? 3 : a == acsSTATUS_MAXITER ? 2 : a == acsSTATUS_STALLED;
+  int rb = b == acsSTATUS_DIVERGED ? 3 : b == acsSTATUS_MAXITER ? 2 : b == acsSTATUS_STALLED;
+  return ra >= rb ? a : b;
+}
+
+
+int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
+                  const acsProblem* p, const acsSettings* s) {
+  admmWork aw;
+  acsArena arena = {work, 0};
+  admmLayout(&aw, &arena, p);
+  int model = acs_solverModel(s->solver);
+
+  // the warm start (or zero forces if better): done if it already solves the problem
+  mjtNum resncp, res;
+  int cold = acs_startForces(force, aw.w, aw.a, &resncp, &res, p, model);
+  stats->residual = resncp;
+  stats->niter = 0;
+  stats->nhistory = 0;
+  stats->nfactor = 0;
+  if (res <= s->tolerance) {
+    return acsSTATUS_CONVERGED;
+  }
+  buildIslands(&aw, p);
+
+  // island by island: an island that converges stops; its penalty is its own
+  int status = acsSTATUS_CONVERGED;
+  mjtNum done = 0, rhomax = NAN;
+  for (int i=0; i < acs_islandCount(p); i++) {
+    admmIsland is = {i, aw.island_rows + aw.island_start[i], acs_islandRows(p, i),
+                     aw.island_block + aw.island_bstart[i],
+                     aw.island_bstart[i+1] - aw.island_bstart[i]};
+    int niter;
+    mjtNum last, rho;
+    int st = solveIslandAdmm(force, &niter, &last, &rho, stats, &aw, p, &is, s, state->admm_rho,
+                             cold, done);
+    status = worse(status, st);
+    stats->niter = mjMAX(stats->niter, niter);
+    acs_islandHistoryEnd(stats, niter, last);
+    done = mju_max(done, last);
+    rhomax = isnan(rhomax) || rho > rhomax ? rho : rhomax;
+  }
+
+  // the penalty carried to the next solve: the largest of the islands' (NaN if none iterated)
+  stats->residual = acs_residual(p, force, aw.a, acsMODEL_NCP);
+  if (!isnan(rhomax)) {
+    stats->rho = rhomax;
+    state->admm_rho = rhomax;
+  }
   return status;
 }

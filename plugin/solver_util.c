@@ -50,6 +50,41 @@ int acs_blockIsland(const acsProblem* p, int k) {
 }
 
 
+void acs_islandBlocks(int* block, int* start, int* cursor, const acsProblem* p) {
+  int nisland = acs_islandCount(p);
+  memset(start, 0, (nisland + 1) * sizeof(int));
+  for (int k=0; k < p->nblock; k++) {
+    start[acs_blockIsland(p, k) + 1]++;
+  }
+  for (int i=0; i < nisland; i++) {
+    start[i+1] += start[i];
+    cursor[i] = start[i];
+  }
+  for (int k=0; k < p->nblock; k++) {
+    block[cursor[acs_blockIsland(p, k)]++] = k;
+  }
+}
+
+
+void acs_islandHistory(acsStats* stats, int iter, mjtNum ncp, mjtNum done) {
+  if (iter >= acsNHISTORY) {
+    return;
+  }
+  if (iter >= stats->nhistory) {
+    stats->history[iter] = done;
+    stats->nhistory = iter + 1;
+  }
+  stats->history[iter] = mju_max(stats->history[iter], ncp);
+}
+
+
+void acs_islandHistoryEnd(acsStats* stats, int niter, mjtNum last) {
+  for (int t=niter; t < stats->nhistory; t++) {
+    stats->history[t] = mju_max(stats->history[t], last);
+  }
+}
+
+
 
 //---------------------------------- iterations ----------------------------------------------------
 

@@ -37,6 +37,17 @@ int acs_islandCount(const acsProblem* p);
 int acs_islandRows(const acsProblem* p, int i);
 int acs_blockIsland(const acsProblem* p, int k);
 
+// the blocks grouped by island, in order: block[start[i] .. start[i+1]) (start: nisland + 1;
+// cursor: scratch, nisland)
+void acs_islandBlocks(int* block, int* start, int* cursor, const acsProblem* p);
+
+// the history of a solve run island by island, each island to its own end: after iteration iter
+// of an island with NCP residual ncp, history[iter] is the largest residual of the islands solved
+// so far (done: the largest last residual of those before); acs_islandHistoryEnd carries an
+// island's last residual to the entries after its niter iterations
+void acs_islandHistory(acsStats* stats, int iter, mjtNum ncp, mjtNum done);
+void acs_islandHistoryEnd(acsStats* stats, int niter, mjtNum last);
+
 
 //---------------------------------- iterations ----------------------------------------------------
 
