@@ -474,6 +474,73 @@ static void testCoupledStack(void) {
 }
 
 
+// two islands in one problem, the 1000:1 stack (dofs 0-5) and a point mass sticking under a
+// 5 N push (dofs 6-8): the solvers run island by island, each island to its own end, so each
+// island's forces and iteration count are those of its problem solved alone, to the bit (the
+// same operations on the same numbers: an island touches only its own dofs), the step's
+// iterations the larger of the two; with Gauss-Seidel alone (acs_subspace 0) the stack takes
+// 25313 sweeps and the point mass 1
+static void testIslands(void) {
+  for (int sub=0; sub < 2; sub++) {
+    for (int i=0; i < N_ALL; i++) {
+      acstProblem ta, tb, t;
+      mjtNum F[2] = {3, 4}, v0[3] = {0, 0, 0};
+      stack(&ta, 1, 1000, 50);
+      pointMass(&tb, 2, 0.5, F, v0);
+
+      // both in one problem: the mass matrix block-diagonal, the point mass's rows on dofs 6-8
+      mjtNum M[81] = {0};
+      for (int r=0; r < 6; r++) {
+        for (int c=0; c < 6; c++) M[9*r+c] = ta.M[6*r+c];
+      }
+      for (int r=0; r < 3; r++) {
+        for (int c=0; c < 3; c++) M[9*(6+r)+6+c] = tb.M[3*r+c];
+      }
+      acst_problemInit(&t, 9, M, H);
+      mjtNum mus[5] = {0.9, 0.9, 0, 0, 0}, mub[5] = {0.5, 0.5, 0, 0, 0};
+      for (int k=0; k < 2; k++) {
+        mjtNum Jr[27] = {0};
+        for (int r=0; r < 3; r++) {
+          for (int c=0; c < 6; c++) Jr[9*r+c] = ta.J[ta.J_rowadr[3*k+r] + c];
+        }
+        acst_problemAdd(&t, acsBLOCK_CONTACT, 3, Jr, ta.b + 3*k, mus, 0);
+      }
+      mjtNum Jb[27] = {0};
+      for (int r=0; r < 3; r++) {
+        for (int c=0; c < 3; c++) Jb[9*r+6+c] = tb.J[tb.J_rowadr[r] + c];
+      }
+      acst_problemAdd(&t, acsBLOCK_CONTACT, 3, Jb, tb.b, mub, 0);
+      static const int island[3] = {0, 0, 1}, island_nefc[2] = {6, 3};
+      t.p.nisland = 2;
+      t.p.block_island = island;
+      t.p.island_nefc = island_nefc;
+
+      acsSettings s;
+      acs_defaultSettings(&s);
+      s.solver = acs_solverId(kAll[i]);
+      s.tolerance = 1e-10;
+      s.maxiter = kMaxIter;
+      s.rel_tolerance = 0;
+      s.subspace = sub;
+      mjtNum fa[6] = {0}, fb[3] = {0}, f[9] = {0};
+      acsStats sa, sb, st;
+      int status_a = acst_solveSettings(fa, &sa, &ta.p, &s);
+      int status_b = acst_solveSettings(fb, &sb, &tb.p, &s);
+      int status = acst_solveSettings(f, &st, &t.p, &s);
+      int same = !memcmp(f, fa, sizeof(fa)) && !memcmp(f + 6, fb, sizeof(fb));
+      if (!same || st.niter != mjMAX(sa.niter, sb.niter) ||
+          status != (status_a == acsSTATUS_CONVERGED ? status_b : status_a)) {
+        fprintf(stderr, "%s subspace %d: islands %d (%s, %d) and %d (%s, %d) iterations, together "
+                "%s, %d; forces the same: %d\n", kAll[i], sub, sa.niter,
+                acs_statusName(status_a), status_a, sb.niter, acs_statusName(status_b), status_b,
+                acs_statusName(status), st.niter, same);
+        acst_failures++;
+      }
+    }
+  }
+}
+
+
 static void testOtherRows(void) {
   for (int i=0; i < N_ALL; i++) {
     const char* solver = kAll[i];
@@ -588,6 +655,7 @@ int main(int argc, char** argv) {
     TEST(testSlideOffCenter),
     TEST(testHyperstaticBox),
     TEST(testCoupledStack),
+    TEST(testIslands),
     TEST(testAdmmIterativeIsland),
     TEST(testAdmmCarriedPenalty),
     TEST(testOtherRows),
