@@ -251,6 +251,7 @@ typedef struct {
   int        n;
   const int* blocks;              // its blocks                               (nb)
   int        nb;
+  int        nnzY;                // nonzeros of its rows of Y
 } admmIsland;
 
 
@@ -430,11 +431,15 @@ static void startIterates(admmWork* aw, const acsProblem* p, const admmIsland* i
 static void islandVelocity(mjtNum* ncp, mjtNum* res, admmWork* aw, const acsProblem* p,
                            const admmIsland* is, const mjtNum* f, int model) {
   *ncp = *res = 0;
-  for (int j=0; j < is->n; j++) {
-    int r = is->rows[j];
-    const int* col = p->Y_colind + p->Y_rowadr[r];
-    for (int c=0; c < p->Y_rownnz[r]; c++) {
-      aw->w[col[c]] = 0;
+  if (is->nnzY >= p->nv) {
+    mju_zero(aw->w, p->nv);      // the other islands' dofs are not read again
+  } else {
+    for (int j=0; j < is->n; j++) {
+      int r = is->rows[j];
+      const int* col = p->Y_colind + p->Y_rowadr[r];
+      for (int c=0; c < p->Y_rownnz[r]; c++) {
+        aw->w[col[c]] = 0;
+      }
     }
   }
   for (int j=0; j < is->nb; j++) {
@@ -651,7 +656,10 @@ int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* w
   for (int i=0; i < acs_islandCount(p); i++) {
     admmIsland is = {i, aw.island_rows + aw.island_start[i], acs_islandRows(p, i),
                      aw.island_block + aw.island_bstart[i],
-                     aw.island_bstart[i+1] - aw.island_bstart[i]};
+                     aw.island_bstart[i+1] - aw.island_bstart[i], 0};
+    for (int j=0; j < is.n; j++) {
+      is.nnzY += p->Y_rownnz[is.rows[j]];
+    }
     int niter;
     mjtNum last, rho;
     int st = solveIslandAdmm(force, &niter, &last, &rho, stats, &aw, p, &is, s, state->admm_rho,
