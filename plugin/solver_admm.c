@@ -611,12 +611,14 @@ static int solveIslandAdmm(mjtNum* force, int* niter, mjtNum* last, mjtNum* rho_
   }
 
   // the best iterate (the last one when converged; NCP: lowest residual, CCP: lowest objective,
-  // the warm start included), with w and a brought to it
+  // the warm start included), with a brought to it (when it is not the last)
   for (int j=0; j < n; j++) {
     force[rows[j]] = aw->best[rows[j]];
   }
-  mjtNum r1, rm1;
-  islandVelocity(&r1, &rm1, aw, p, is, force, model);
+  if (status != acsSTATUS_CONVERGED) {
+    mjtNum r1, rm1;
+    islandVelocity(&r1, &rm1, aw, p, is, force, model);
+  }
   *last = bestncp;
   *rho_out = rho;
   return status;
@@ -671,8 +673,9 @@ int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* w
     rhomax = isnan(rhomax) || rho > rhomax ? rho : rhomax;
   }
 
-  // the penalty carried to the next solve: the largest of the islands' (NaN if none iterated)
-  stats->residual = acs_residual(p, force, aw.a, acsMODEL_NCP);
+  // the NCP residual of the forces returned: the largest of the islands'; the penalty carried to
+  // the next solve: the largest of the islands' (NaN if none iterated)
+  stats->residual = done;
   if (!isnan(rhomax)) {
     stats->rho = rhomax;
     state->admm_rho = rhomax;
