@@ -429,6 +429,20 @@ static void testAdmmCarriedPenalty(void) {
 }
 
 
+// default settings for solver with tolerance tol, the large budget, no stall test and the subspace
+// step subspace
+static acsSettings budgetSettings(const char* solver, mjtNum tol, int subspace) {
+  acsSettings s;
+  acs_defaultSettings(&s);
+  s.solver = acs_solverId(solver);
+  s.tolerance = tol;
+  s.maxiter = kMaxIter;
+  s.rel_tolerance = 0;
+  s.subspace = subspace;
+  return s;
+}
+
+
 static void testCoupledStack(void) {
   // a 1000 kg mass on a 1 kg mass, pushed with 50 N: both contacts stick; the bottom carries
   // 1001 g, the top 1000 g, both frictions -50 N. Strong coupling (G is nearly singular): the
@@ -445,13 +459,7 @@ static void testCoupledStack(void) {
       stack(&t, 1, 1000, 50);
       mjtNum f[6] = {0};
       acsStats st;
-      acsSettings s;
-      acs_defaultSettings(&s);
-      s.solver = acs_solverId(kAll[i]);
-      s.tolerance = 1e-6;
-      s.maxiter = kMaxIter;
-      s.rel_tolerance = 0;
-      s.subspace = 2 * sub;   // pgs and raisim
+      acsSettings s = budgetSettings(kAll[i], 1e-6, 2 * sub);   // subspace: pgs and raisim
       int status = acst_solveSettings(f, &st, &t.p, &s);
       int model = acs_solverModel(s.solver);
       int gs = s.solver == acsSOL_PGS || s.solver == acsSOL_RAISIM;
@@ -515,13 +523,7 @@ static void testIslands(void) {
       t.p.block_island = island;
       t.p.island_nefc = island_nefc;
 
-      acsSettings s;
-      acs_defaultSettings(&s);
-      s.solver = acs_solverId(kAll[i]);
-      s.tolerance = 1e-10;
-      s.maxiter = kMaxIter;
-      s.rel_tolerance = 0;
-      s.subspace = sub;
+      acsSettings s = budgetSettings(kAll[i], 1e-10, sub);
       mjtNum fa[6] = {0}, fb[3] = {0}, f[9] = {0};
       acsStats sa, sb, st;
       int status_a = acst_solveSettings(fa, &sa, &ta.p, &s);
