@@ -664,7 +664,7 @@ static int pointProblem(assembly* as, int nisland) {
 }
 
 
-int acs_buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y) {
+static int buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y) {
   assembly as = {
     .ctx = ctx, .m = m, .d = d, .s = &ctx->settings, .nv = m->nv, .ntree = m->ntree,
     .sparse = mj_isSparse(m), .pyramid = mj_isPyramidal(m), .flg_Y = flg_Y,
@@ -706,4 +706,15 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y) {
   acsASSERT(as.nblock == 0 || acsBUF(ctx, block_adr, int)[as.nblock-1] +
                               acsBUF(ctx, block_dim, int)[as.nblock-1] == as.nrow);
   return 0;
+}
+
+
+int acs_buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y) {
+  // a build that fails halfway (out of memory) leaves no problem: its buffers may have moved under
+  // the previous one's pointers
+  int ret = buildProblem(ctx, m, d, flg_Y);
+  if (ret) {
+    memset(&ctx->problem, 0, sizeof(acsProblem));
+  }
+  return ret;
 }
