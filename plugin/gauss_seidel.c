@@ -29,6 +29,10 @@
 // lying humanoid); measured there (steps 300 to 1300), 1e-6 to 1e-8 converge alike
 #define kSubspacePivot 1e-7
 
+// the same for the elimination with sliding contacts (a pivot against its column's largest
+// entry: the square root of kSubspacePivot, which compares squared quantities)
+#define kSubspaceLU 3e-4
+
 // a subspace step is kept if it divides the island's residual by at least this much: a step cut
 // short by the cone (the active set is not the solution's) or one that moves the held rows gains
 // little, and such gains, kept, cost a factorization each and steer the sweeps no better (the
@@ -67,7 +71,10 @@ static int blockActive(const mjtNum* f, const acsProblem* p, int k, int model) {
       }
       return 1;
     }
-    return acsu_coneNorm(f, mu, dim) < f[0];
+    if (acsu_coneNorm(f, mu, dim) < f[0]) {
+      return 1;
+    }
+    return model == acsMODEL_NCP && dim == 3 && (f[1] != 0 || f[2] != 0) ? 2 : 0;
   }
   default:
     return 0;
@@ -131,8 +138,13 @@ void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p) {
   gs->island_start = acs_arenaAlloc(arena, nisland + 1, sizeof(int));
   gs->active       = acs_arenaAlloc(arena, p->nblock, 1);
   gs->rows         = acs_arenaAlloc(arena, p->nefc, sizeof(int));
-  gs->H            = acs_arenaAlloc(arena, nH, sizeof(mjtNum));
+  gs->H            = acs_arenaAlloc(arena, 2*nH, sizeof(mjtNum));
   gs->dx           = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
+  gs->rhs          = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
+  gs->df           = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
+  gs->slot_t       = acs_arenaAlloc(arena, p->nefc, sizeof(int));
+  gs->slot_c       = acs_arenaAlloc(arena, 2*p->nefc, sizeof(mjtNum));
+  gs->piv          = acs_arenaAlloc(arena, 2*p->nefc, sizeof(int));
   gs->fsave        = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
   gs->asave        = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
   gs->scratch      = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
@@ -179,10 +191,9 @@ static int activeSet(acsSweep* gs, const mjtNum* force, const acsProblem* p, con
 }
 
 
-// is every active block of the island feasible at force + t dx (dx on the free rows, in order)
+// is every active block of the island feasible at force + t df (df: the step, per row)
 static int feasibleAt(mjtNum t, const acsSweep* gs, const acsProblem* p, const island* is,
                       const mjtNum* force, int model) {
-  int j = 0;
   for (int b=0; b < is->nblock; b++) {
     int k = is->block[b], adr = p->block_adr[k], dim = p->block_dim[k];
     if (!gs->active[k]) {
@@ -190,7 +201,7 @@ static int feasibleAt(mjtNum t, const acsSweep* gs, const acsProblem* p, const i
     }
     mjtNum f[6], fp[6];
     for (int r=0; r < dim; r++) {
-      f[r] = fp[r] = force[adr+r] + t * gs->dx[j++];
+      f[r] = fp[r] = force[adr+r] + t * gs->df[adr+r];
     }
     acs_projectBlock(fp, p, k, model);
     for (int r=0; r < dim; r++) {
@@ -203,7 +214,7 @@ static int feasibleAt(mjtNum t, const acsSweep* gs, const acsProblem* p, const i
 }
 
 
-// the longest step t in (0, 1] along dx that keeps the active blocks feasible (they are at t = 0:
+// the longest step t in (0, 1] along df that keeps the active blocks feasible (they are at t = 0:
 // the feasible steps form an interval), by bisection to 1/1024
 static mjtNum stepLength(const acsSweep* gs, const acsProblem* p, const island* is,
                          const mjtNum* force, int model) {
@@ -223,31 +234,122 @@ static mjtNum stepLength(const acsSweep* gs, const acsProblem* p, const island* 
 }
 
 
+// x = A^-1 v for a square A (n x n, row-major; A and v overwritten) by Gaussian elimination with
+// row pivoting: the non-symmetric counterpart of denseFactor. An unknown whose column has no pivot
+// above kSubspaceLU times its largest entry depends on the columns before it and is 0; the
+// equations left without a pivot are dropped. piv, used: scratch (n)
+static void luSolve(mjtNum* x, mjtNum* A, mjtNum* v, int n, int* piv, int* used) {
+  memset(used, 0, n * sizeof(int));
+  for (int j=0; j < n; j++) {
+    mjtNum colmax = 0, best = 0;
+    int ibest = -1;
+    for (int i=0; i < n; i++) {
+      mjtNum a = mju_abs(A[i*n+j]);
+      colmax = mju_max(colmax, a);
+      if (!used[i] && a > best) {
+        best = a;
+        ibest = i;
+      }
+    }
+    piv[j] = ibest >= 0 && best > kSubspaceLU * colmax + mjMINVAL ? ibest : -1;
+    if (piv[j] < 0) {
+      continue;
+    }
+    used[ibest] = 1;
+    for (int i=0; i < n; i++) {
+      if (!used[i] && A[i*n+j] != 0) {
+        mjtNum c = A[i*n+j] / A[ibest*n+j];
+        for (int l=j; l < n; l++) {
+          A[i*n+l] -= c * A[ibest*n+l];
+        }
+        v[i] -= c * v[ibest];
+      }
+    }
+  }
+  for (int j=n-1; j >= 0; j--) {
+    if (piv[j] < 0) {
+      x[j] = 0;
+      continue;
+    }
+    const mjtNum* row = A + piv[j]*n;
+    mjtNum s = v[piv[j]];
+    for (int l=j+1; l < n; l++) {
+      s -= row[l] * x[l];
+    }
+    x[j] = s / row[j];
+  }
+}
+
+
 // one subspace minimization step on the island (its w, a, ncp and res current): the Newton step
 // dx_F = -(G_FF + R_F)^-1 a_F on the rows of its active set, the other rows held, as far as the
 // active blocks stay feasible; kept, with the new w, a and residuals, if it divides the law's
 // residual res by kSubspaceGain at least. Return 1 if kept
 static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
                         const acsProblem* p, const island* is, int model) {
-  // free rows
-  int n = 0;
+  // unknowns, one per row of a sticking block and one per sliding contact (its normal force, the
+  // friction along its present direction: f_t = c f_n), in the island's order; cols: their rows,
+  // then the sliding contacts' tangential rows (the columns G is needed on)
+  int n = 0, nslide = 0;
   for (int j=0; j < is->nblock; j++) {
-    int k = is->block[j];
-    for (int r=0; gs->active[k] && r < p->block_dim[k]; r++) {
-      gs->rows[n++] = p->block_adr[k] + r;
+    int k = is->block[j], adr = p->block_adr[k];
+    for (int r=0; gs->active[k] == 1 && r < p->block_dim[k]; r++) {
+      gs->slot_t[n] = -1;
+      gs->rows[n++] = adr + r;
+    }
+    if (gs->active[k] == 2) {
+      gs->slot_t[n] = nslide++;
+      gs->slot_c[2*n] = force[adr+1] / force[adr];
+      gs->slot_c[2*n+1] = force[adr+2] / force[adr];
+      gs->rows[n++] = adr;
     }
   }
   if (n == 0) {
     return 0;
   }
+  int m = n;
+  for (int j=0; j < n; j++) {
+    if (gs->slot_t[j] >= 0) {
+      gs->slot_t[j] = m;
+      gs->rows[m++] = gs->rows[j] + 1;
+      gs->rows[m++] = gs->rows[j] + 2;
+    }
+  }
 
-  // Newton step
-  acs_delassusRows(gs->H, p, gs->rows, n, NULL, gs->scratch);
+  // Newton step: velocity zero on the sticking rows and the sliding contacts' normal rows
   for (int j=0; j < n; j++) {
     gs->dx[j] = -gs->a[gs->rows[j]];
   }
-  denseFactor(gs->H, n);
-  denseSolve(gs->dx, gs->H, n);
+  if (!nslide) {
+    acs_delassusRows(gs->H, p, gs->rows, n, NULL, gs->scratch);
+    denseFactor(gs->H, n);
+    denseSolve(gs->dx, gs->H, n);
+  } else {
+    mjtNum* A = gs->H + (size_t)m*m;
+    acs_delassusRows(gs->H, p, gs->rows, m, NULL, gs->scratch);
+    for (int e=0; e < n; e++) {
+      for (int u=0; u < n; u++) {
+        const mjtNum* He = gs->H + (size_t)e*m;
+        int t = gs->slot_t[u];
+        A[e*n+u] = t < 0 ? He[u] : He[u] + gs->slot_c[2*u] * He[t] + gs->slot_c[2*u+1] * He[t+1];
+      }
+    }
+    mju_copy(gs->rhs, gs->dx, n);
+    luSolve(gs->dx, A, gs->rhs, n, gs->piv, gs->piv + n);
+  }
+
+  // the step per row
+  for (int j=0; j < is->nblock; j++) {
+    int adr = p->block_adr[is->block[j]];
+    mju_zero(gs->df + adr, p->block_dim[is->block[j]]);
+  }
+  for (int j=0; j < n; j++) {
+    gs->df[gs->rows[j]] = gs->dx[j];
+    if (gs->slot_t[j] >= 0) {
+      gs->df[gs->rows[j] + 1] = gs->slot_c[2*j] * gs->dx[j];
+      gs->df[gs->rows[j] + 2] = gs->slot_c[2*j+1] * gs->dx[j];
+    }
+  }
 
   // take it as far as the active blocks stay feasible (a step that leaves a cone, projected back,
   // breaks the linear solution it was: the velocities it leaves can be 1e7 times larger); w and
@@ -259,13 +361,13 @@ static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
   }
   mju_copy(gs->wsave, gs->w, p->nv);
   mjtNum t = stepLength(gs, p, is, force, model);
-  for (int j=0; j < n; j++) {
-    force[gs->rows[j]] += t * gs->dx[j];
-  }
   for (int j=0; j < is->nblock; j++) {
     int k = is->block[j], adr = p->block_adr[k], dim = p->block_dim[k];
     if (gs->active[k]) {
       mjtNum df[6];
+      for (int r=0; r < dim; r++) {
+        force[adr+r] += t * gs->df[adr+r];
+      }
       acs_projectBlock(force + adr, p, k, model);   // rounding only
       for (int r=0; r < dim; r++) {
         df[r] = force[adr+r] - gs->fsave[adr+r];

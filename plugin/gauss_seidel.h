@@ -26,10 +26,17 @@ typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
   int*     island_start;          // first entry of island i in island_block     (nisland + 1)
 
   // subspace minimization (one island at a time)
-  unsigned char* active;          // block's rows free in the subspace step     (nblock)
-  int*     rows;                  // the island's free rows                      (nefc)
-  mjtNum*  H;                     // their dense G_FF, factorized     (largest n_i^2 <= 128^2)
-  mjtNum*  dx;                    // the step                                    (nefc)
+  unsigned char* active;          // 0 held, 1 sticking, 2 sliding contact       (nblock)
+  int*     rows;                  // the unknowns' rows, then the sliding
+                                  //   contacts' tangential rows                  (nefc)
+  mjtNum*  H;                     // G on those rows; the step's matrix  (2 x largest n_i^2)
+  mjtNum*  dx;                    // the step per unknown                        (nefc)
+  mjtNum*  rhs;                   // its right side (sliding contacts)           (nefc)
+  mjtNum*  df;                    // the step per row                            (nefc)
+  int*     slot_t;                // sliding unknown: its tangential rows' place
+                                  //   in rows; -1 otherwise                      (nefc)
+  mjtNum*  slot_c;                // sliding unknown: f_t = c f_n                (2 nefc)
+  int*     piv;                   // elimination scratch                         (2 nefc)
   mjtNum*  fsave;                 // the island's force and a before the step    (nefc)
   mjtNum*  asave;                 //                                             (nefc)
   mjtNum*  scratch;               //                                             (nv)
