@@ -64,9 +64,11 @@ void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p);
 // by a subspace minimization step (Silcowitz, Niebe and Erleben, "Projected Gauss-Seidel subspace
 // minimization", 2009): the rows whose constraint holds with equality (equalities, limits and
 // condim-1 contacts pushing, friction loss inside its bound, contacts sticking strictly inside
-// the law's cone) take the Newton step that makes their velocity zero, the other rows held (islands
-// of at most 128 rows); rows that depend on the rows before them (a hyperstatic set) are dropped
-// from the step. The step is kept if it halves the island's residual. Gauss-Seidel converges
+// the law's cone; sliding condim-3 contacts with their normal force as the unknown, the friction
+// along its present direction, and zero normal velocity as the equation) take the Newton step
+// that makes their velocity zero, the other rows held (islands of at most 128 rows), as far as the
+// active blocks stay feasible; rows that depend on the rows before them (a hyperstatic set) are
+// dropped from the step. The step is kept if it halves the island's residual. Gauss-Seidel converges
 // linearly, slowly on hyperstatic sets (a body resting on more contacts than it has degrees of
 // freedom); the step ends such a solve once the sweeps have found which contacts stick.
 // stats->nfactor counts the steps tried.
