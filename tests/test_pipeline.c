@@ -474,6 +474,33 @@ static void testHonestStatus(void) {
 }
 
 
+static void testFailedBuild(void) {
+  // a step whose problem build runs out of memory (an injected failure of the 1st to 6th buffer
+  // growth of the step, where buffers grow: the humanoid falling onto more contacts) is refused
+  // and leaves no problem behind: the buffers that grew before the failure may have moved, and a
+  // problem still pointing into them was read after free (ASan, test_fuzz --seconds 40 --seed 7)
+  mjModel* m = acst_loadSharedModel("humanoid.xml");
+  if (!m) return;
+  mjData* d = acst_makeData(m);
+  acsContext* ctx = acst_makeContext(m, "pgs");
+  int nrefused = 0, inject = 1;
+  for (int i=0; i < 600; i++) {
+    ctx->mem.failafter = inject ? 1 + i % 6 : 0;
+    int status = acs_step(m, d, ctx);
+    ctx->mem.failafter = 0;
+    if (status == acsSTATUS_ERROR && strstr(acs_lastError(ctx), "building the constraint problem")) {
+      nrefused++;
+      ENSURE(ctx->problem.nefc == 0 && ctx->problem.J == NULL && ctx->problem.b == NULL);
+    }
+    inject = status != acsSTATUS_ERROR;   // after a refusal, a step that may grow
+  }
+  ENSURE(nrefused > 0);
+  acs_deleteContext(ctx);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+
 static void testSleepingPile(void) {
   // the acs solvers on a pile of boxes with sleep enabled: the trees fall asleep as MuJoCo decides
   // (every box asleep at the end), a late box wakes those it lands on, and no step diverges
@@ -544,6 +571,7 @@ int main(int argc, char** argv) {
     TEST(testEvaluateMatchesNative),
     TEST(testMetricsLevels),
     TEST(testHonestStatus),
+    TEST(testFailedBuild),
     TEST(testVersionGuard),
     TEST(testSleepingPile),
   };
