@@ -171,16 +171,7 @@ typedef struct {                  // an island being solved
 // velocity a = G f + b of the island's rows, and their NCP residual and the law model's
 static void islandResidual(mjtNum* ncp, mjtNum* res, acsSweep* gs, const acsProblem* p,
                            const island* is, const mjtNum* force, int model) {
-  *ncp = *res = 0;
-  for (int j=0; j < is->nblock; j++) {
-    int k = is->block[j], adr = p->block_adr[k];
-    acs_velocityBlock(gs->a + adr, p, k, gs->w, force);
-    mjtNum rn = acs_blockResidual(p, k, force + adr, gs->a + adr, acsMODEL_NCP);
-    mjtNum rm = model == acsMODEL_NCP ? rn : acs_blockResidual(p, k, force + adr, gs->a + adr,
-                                                                 model);
-    *ncp = rn > *ncp || isnan(rn) ? rn : *ncp;
-    *res = rm > *res || isnan(rm) ? rm : *res;
-  }
+  acs_blocksResidual(ncp, res, gs->a, p, is->block, is->nblock, gs->w, force, model);
 }
 
 
@@ -494,16 +485,6 @@ static int solveIsland(mjtNum* force, int* niter, mjtNum* last, acsStats* stats,
 
 //---------------------------------- Gauss-Seidel driver -------------------------------------------
 
-// the worse of two island statuses: diverged, then the iteration limit, stalled, converged
-static int worse(int a, int b) {
-  static const int rank[acsNSTATUS] = {
-    [acsSTATUS_CONVERGED] = 0, [acsSTATUS_STALLED] = 1, [acsSTATUS_MAXITER] = 2,
-    [acsSTATUS_DIVERGED] = 3,
-  };
-  return rank[a] >= rank[b] ? a : b;
-}
-
-
 int acs_gaussSeidel(mjtNum* force, acsStats* stats, acsSweep* gs, const acsProblem* p,
                     const acsSettings* s, int model, mjtNum relax, mjtNum relax_min,
                     mjtNum gamma, acsfContactUpdate update, void* arg) {
@@ -531,7 +512,7 @@ int acs_gaussSeidel(mjtNum* force, acsStats* stats, acsSweep* gs, const acsProbl
     mjtNum last;
     int st = solveIsland(force, &niter, &last, stats, gs, p, &is, s, model, relax, relax_min,
                          gamma, update, arg, done);
-    status = worse(status, st);
+    status = acs_worseStatus(status, st);
     stats->niter = mjMAX(stats->niter, niter);
     acs_islandHistoryEnd(stats, niter, last);
     done = mju_max(done, last);

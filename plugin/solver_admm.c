@@ -430,7 +430,6 @@ static void startIterates(admmWork* aw, const acsProblem* p, const admmIsland* i
 // the tolerance), a = G f + b on its rows, their NCP residual and the law model's
 static void islandVelocity(mjtNum* ncp, mjtNum* res, admmWork* aw, const acsProblem* p,
                            const admmIsland* is, const mjtNum* f, int model) {
-  *ncp = *res = 0;
   if (is->nnzY >= p->nv) {
     mju_zero(aw->w, p->nv);      // the other islands' dofs are not read again
   } else {
@@ -446,14 +445,7 @@ static void islandVelocity(mjtNum* ncp, mjtNum* res, admmWork* aw, const acsProb
     int k = is->blocks[j];
     acs_addYTBlock(aw->w, p, k, f + p->block_adr[k]);
   }
-  for (int j=0; j < is->nb; j++) {
-    int k = is->blocks[j], adr = p->block_adr[k];
-    acs_velocityBlock(aw->a + adr, p, k, aw->w, f);
-    mjtNum rn = acs_blockResidual(p, k, f + adr, aw->a + adr, acsMODEL_NCP);
-    mjtNum rm = model == acsMODEL_NCP ? rn : acs_blockResidual(p, k, f + adr, aw->a + adr, model);
-    *ncp = rn > *ncp || isnan(rn) ? rn : *ncp;
-    *res = rm > *res || isnan(rm) ? rm : *res;
-  }
+  acs_blocksResidual(ncp, res, aw->a, p, is->blocks, is->nb, aw->w, f, model);
 }
 
 
@@ -625,14 +617,6 @@ static int solveIslandAdmm(mjtNum* force, int* niter, mjtNum* last, mjtNum* rho_
 }
 
 
-// the worse of two island statuses: diverged, then the iteration limit, converged
-static int worse(int a, int b) {
-  int ra = a == acsSTATUS_DIVERGED ? 3 : a == acsSTATUS_MAXITER ? 2 : a == acsSTATUS_STALLED;
-  int rb = b == acsSTATUS_DIVERGED ? 3 : b == acsSTATUS_MAXITER ? 2 : b == acsSTATUS_STALLED;
-  return ra >= rb ? a : b;
-}
-
-
 int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
                   const acsProblem* p, const acsSettings* s) {
   admmWork aw;
@@ -666,7 +650,7 @@ int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* w
     mjtNum last, rho;
     int st = solveIslandAdmm(force, &niter, &last, &rho, stats, &aw, p, &is, s, state->admm_rho,
                              cold, done);
-    status = worse(status, st);
+    status = acs_worseStatus(status, st);
     stats->niter = mjMAX(stats->niter, niter);
     acs_islandHistoryEnd(stats, niter, last);
     done = mju_max(done, last);

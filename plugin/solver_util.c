@@ -1,6 +1,7 @@
 // Copyright 2026 The acs authors.
 //
-// What the problem solvers share: the workspace arena, the end-of-iteration test, the projection
+// What the problem solvers share: the workspace arena, the islands (block lists, residuals,
+// statuses and history of a solve run island by island), the projection
 // onto a law's feasible set, the start of a dual solve (warm start or zero), the diagonal blocks
 // and simple block updates of the Gauss-Seidel solvers, and conjugate gradients.
 
@@ -85,38 +86,32 @@ void acs_islandHistoryEnd(acsStats* stats, int niter, mjtNum last) {
 }
 
 
-
-//---------------------------------- iterations ----------------------------------------------------
-
-int acs_iterationEnd(acsStats* stats, int iter, mjtNum ncp, mjtNum res, const mjtNum* f,
-                     const mjtNum* fprev, int n, const acsSettings* s) {
-  stats->niter = iter + 1;
-  stats->residual = ncp;
-  if (iter < acsNHISTORY) {
-    stats->history[iter] = ncp;
-    stats->nhistory = iter + 1;
-  }
-  if (!isfinite(res) || !isfinite(ncp)) {
-    return acsSTATUS_DIVERGED;
-  }
-  if (res <= s->tolerance) {
-    return acsSTATUS_CONVERGED;
-  }
-  if (!fprev) {
-    return iter + 1 >= s->maxiter ? acsSTATUS_MAXITER : -1;
-  }
-  mjtNum change = 0, fmax = 0;
-  for (int r=0; r < n; r++) {
-    mjtNum c = fabs(f[r] - fprev[r]), v = fabs(f[r]);
-    change = c > change ? c : change;
-    fmax = v > fmax ? v : fmax;
-  }
-  if (change <= s->rel_tolerance * fmax) {
-    return acsSTATUS_STALLED;
-  }
-  return iter + 1 >= s->maxiter ? acsSTATUS_MAXITER : -1;
+int acs_worseStatus(int a, int b) {
+  static const int rank[acsNSTATUS] = {
+    [acsSTATUS_CONVERGED] = 0, [acsSTATUS_STALLED] = 1, [acsSTATUS_MAXITER] = 2,
+    [acsSTATUS_DIVERGED] = 3,
+  };
+  return rank[a] >= rank[b] ? a : b;
 }
 
+
+void acs_blocksResidual(mjtNum* ncp, mjtNum* res, mjtNum* a, const acsProblem* p,
+                        const int* blocks, int nblock, const mjtNum* w, const mjtNum* f,
+                        int model) {
+  *ncp = *res = 0;
+  for (int j=0; j < nblock; j++) {
+    int k = blocks[j], adr = p->block_adr[k];
+    acs_velocityBlock(a + adr, p, k, w, f);
+    mjtNum rn = acs_blockResidual(p, k, f + adr, a + adr, acsMODEL_NCP);
+    mjtNum rm = model == acsMODEL_NCP ? rn : acs_blockResidual(p, k, f + adr, a + adr, model);
+    *ncp = rn > *ncp || isnan(rn) ? rn : *ncp;
+    *res = rm > *res || isnan(rm) ? rm : *res;
+  }
+}
+
+
+
+//---------------------------------- iterations ----------------------------------------------------
 
 void acs_projectBlock(mjtNum* fk, const acsProblem* p, int k, int model) {
   int dim = p->block_dim[k];

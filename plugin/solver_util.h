@@ -48,16 +48,17 @@ void acs_islandBlocks(int* block, int* start, int* cursor, const acsProblem* p);
 void acs_islandHistory(acsStats* stats, int iter, mjtNum ncp, mjtNum done);
 void acs_islandHistoryEnd(acsStats* stats, int niter, mjtNum last);
 
+// the worse of two statuses of islands: diverged, then the iteration limit, stalled, converged
+int acs_worseStatus(int a, int b);
+
+// a = G f + b on the rows of the blocks (w = M^-1 J' f current on their dofs), and the largest
+// NCP residual and residual of the law model over them (NaN wins)
+void acs_blocksResidual(mjtNum* ncp, mjtNum* res, mjtNum* a, const acsProblem* p,
+                        const int* blocks, int nblock, const mjtNum* w, const mjtNum* f,
+                        int model);
+
 
 //---------------------------------- iterations ----------------------------------------------------
-
-// End of iteration iter (0-based) with the NCP residual ncp (recorded in the history) and the
-// residual res of the solver's own law: return acsSTATUS_CONVERGED if res <= tolerance,
-// acsSTATUS_DIVERGED if not finite, acsSTATUS_STALLED if the largest force change is at most
-// rel_tolerance times the largest force (not tested if fprev is NULL: ADMM's forces can pause
-// while its multiplier moves), acsSTATUS_MAXITER after the last iteration, -1 otherwise.
-int acs_iterationEnd(acsStats* stats, int iter, mjtNum ncp, mjtNum res, const mjtNum* f,
-                     const mjtNum* fprev, int n, const acsSettings* s);
 
 // project the force fk of block k onto its feasible set for a contact law (acstModel)
 void acs_projectBlock(mjtNum* fk, const acsProblem* p, int k, int model);
