@@ -8,6 +8,11 @@
 //
 //   acs-bench MODEL.xml [--solvers mujoco,native,pgs] [--steps N] [--warmup K]
 //             [--integrator NAME] [--set key=value]... [--json FILE] [--csv FILE] [--quiet]
+//   acs-bench --suite [--solvers LIST] [--quick] [--out DIR] [--scenes LIST]
+//
+// --suite runs the evidence suite (bench/suite.py, with the Python of the project's virtual
+// environment, or $ACS_PYTHON): every scene of the suite with every solver, measured with this
+// bench and the acs Python package, written as JSON, CSV, a Markdown report and plots.
 //
 // Times are wall-clock microseconds per step; the metrics evaluation is excluded from step_us.
 
@@ -18,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
@@ -644,6 +650,10 @@ static void usage(void) {
   printf("usage: acs-bench MODEL.xml [--solvers LIST] [--steps N] [--warmup K] [--chunk C]\n"
          "                 [--repeat R] [--integrator NAME] [--set key=value]... [--json FILE]\n"
          "                 [--csv FILE] [--quiet]\n"
+         "       acs-bench --suite [--solvers LIST] [--quick] [--out DIR] [--scenes LIST]\n"
+         "  --suite    the evidence suite: every scene with every solver, into DIR (default\n"
+         "             results/): JSON per scene, a CSV, a Markdown report and plots; --quick:\n"
+         "             the same scenes, fewer steps (see --suite --help)\n"
          "  --solvers  comma-separated: mujoco (plain mj_step), native (acs pipeline with\n"
          "             MuJoCo's solver) and acs solvers; default mujoco,native,pgs\n"
          "  --steps    recorded steps (default 1000); --warmup: steps each run takes first, not\n"
@@ -663,6 +673,41 @@ static void usage(void) {
 }
 
 
+// --suite: replace this process by the suite's driver (bench/suite.py) with the project's Python,
+// passing this binary's path and the other arguments; returns only if that fails
+static int runSuite(int argc, char** argv) {
+  const char* python = getenv("ACS_PYTHON") ? getenv("ACS_PYTHON") : ACS_SUITE_PYTHON;
+  char self[4096];
+  ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+  if (n <= 0) {
+    snprintf(self, sizeof(self), "%s", argv[0]);
+  } else {
+    self[n] = 0;
+  }
+  char** args = calloc(argc + 4, sizeof(char*));
+  if (!args) {
+    fprintf(stderr, "acs-bench: out of memory\n");
+    return 1;
+  }
+  int k = 0;
+  args[k++] = (char*)python;
+  args[k++] = (char*)ACS_SUITE_SCRIPT;
+  args[k++] = "--bench";
+  args[k++] = self;
+  for (int i=1; i < argc; i++) {
+    if (strcmp(argv[i], "--suite")) {
+      args[k++] = argv[i];
+    }
+  }
+  execv(python, args);
+  fprintf(stderr, "acs-bench: --suite runs %s with %s, which failed to start (run scripts/setup.sh, "
+          "or set ACS_PYTHON to a Python with mujoco, numpy, matplotlib and the acs package)\n",
+          ACS_SUITE_SCRIPT, python);
+  free(args);
+  return 1;
+}
+
+
 static int parseInt(const char* text, int* value) {
   char* end;
   long v = strtol(text, &end, 10);
@@ -676,6 +721,11 @@ static int parseInt(const char* text, int* value) {
 
 int main(int argc, char** argv) {
   benchArgs args = {NULL, "mujoco,native,pgs", 1000, 100, 0, 50, 1, {0}, 0, NULL, NULL, -1};
+  for (int i=1; i < argc; i++) {
+    if (!strcmp(argv[i], "--suite")) {
+      return runSuite(argc, argv);
+    }
+  }
   for (int i=1; i < argc; i++) {
     const char* a = argv[i];
     const char* v = i+1 < argc ? argv[i+1] : NULL;

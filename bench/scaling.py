@@ -53,6 +53,39 @@ def slope(xs, ys):
   return sum((a - mx) * (b - my) for a, b in zip(lx, ly)) / sxx if sxx > 0 else float('nan')
 
 
+def measure(bench, solvers, iters, steps, sizes=SIZES, warmup=50, progress=None):
+  """Step each wall with acs-bench; return {solver: [(n, contacts, step_us, constraint_us)]}."""
+  results = {}
+  with tempfile.TemporaryDirectory() as tmp:
+    for n in sizes:
+      path = os.path.join(tmp, f'wall_{n}.xml')
+      with open(path, 'w') as f:
+        f.write(wall(n))
+      compliant = [s for s in solvers if s in ('lagged', 'similar')]
+      fixed = [s for s in solvers if s not in compliant]
+      runs = []
+      for group, sets in ((fixed, ['--set', 'acs_tolerance=0', '--set', 'acs_rel_tolerance=0',
+                                   '--set', f'acs_maxiter={iters}']), (compliant, [])):
+        if not group:
+          continue
+        out = os.path.join(tmp, f'wall_{n}.json')
+        cmd = [bench, path, '--solvers', ','.join(group), '--steps', str(steps),
+               '--warmup', str(warmup), '--quiet', '--json', out, '--set', 'acs_metrics=0'] + sets
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0 and not os.path.exists(out):
+          raise RuntimeError(f'acs-bench failed on wall_{n}: {proc.stderr}')
+        runs += json.load(open(out))['runs']
+      for run in runs:
+        if run['status'] != 'ok':
+          print(f'wall_{n}: {run["solver"]} {run["status"]}: {run.get("error")}')
+          continue
+        results.setdefault(run['solver'], []).append(
+            (n, run['contacts']['mean'], run['step_us']['mean'], run['solve_us']['mean']))
+      if progress:
+        progress(n)
+  return results
+
+
 def main():
   root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
   ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
@@ -63,33 +96,7 @@ def main():
   ap.add_argument('--json', help='write the measurements here')
   args = ap.parse_args()
 
-  results = {}   # solver -> list of (n, contacts, step_us, constraint_us)
-  with tempfile.TemporaryDirectory() as tmp:
-    for n in SIZES:
-      path = os.path.join(tmp, f'wall_{n}.xml')
-      with open(path, 'w') as f:
-        f.write(wall(n))
-      solvers = args.solvers.split(',')
-      compliant = [s for s in solvers if s in ('lagged', 'similar')]
-      fixed = [s for s in solvers if s not in compliant]
-      runs = []
-      for group, sets in ((fixed, ['--set', 'acs_tolerance=0', '--set', 'acs_rel_tolerance=0',
-                                   '--set', f'acs_maxiter={args.iters}']), (compliant, [])):
-        if not group:
-          continue
-        out = os.path.join(tmp, f'wall_{n}.json')
-        cmd = [args.bench, path, '--solvers', ','.join(group), '--steps', str(args.steps),
-               '--warmup', '50', '--quiet', '--json', out, '--set', 'acs_metrics=0'] + sets
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode != 0 and not os.path.exists(out):
-          sys.exit(f'acs-bench failed on wall_{n}: {proc.stderr}')
-        runs += json.load(open(out))['runs']
-      for run in runs:
-        if run['status'] != 'ok':
-          print(f'wall_{n}: {run["solver"]} {run["status"]}: {run.get("error")}')
-          continue
-        results.setdefault(run['solver'], []).append(
-            (n, run['contacts']['mean'], run['step_us']['mean'], run['solve_us']['mean']))
+  results = measure(args.bench, args.solvers.split(','), args.iters, args.steps)
 
   print(f'walls of N boxes, {args.steps} steps after 50, a fixed {args.iters} iterations '
         '(lagged, similar, mujoco: their own), metrics off; mean step / constraint stage, us')

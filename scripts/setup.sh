@@ -48,8 +48,10 @@ if [ ! -x "$VENV/bin/python" ]; then
   "$VENV/bin/python" -m pip install -q --disable-pip-version-check "mujoco==$MUJOCO_VERSION"
 fi
 # the Python package's pinned dependencies and test tools (both venvs): numpy, Gymnasium (and
-# imageio, which its MuJoCo environments import), pytest, and scikit-build-core to build acs
-PY_PACKAGES="numpy==2.4.6 gymnasium==1.4.0 imageio==2.38.1 pytest==9.2.0 scikit-build-core==1.1.2"
+# imageio, which its MuJoCo environments import), pytest, scikit-build-core to build acs, and
+# matplotlib for the plots of the evidence suite (acs-bench --suite)
+PY_PACKAGES="numpy==2.4.6 gymnasium==1.4.0 imageio==2.38.1 pytest==9.2.0 scikit-build-core==1.1.2
+  matplotlib==3.11.2"
 if ! "$VENV/bin/python" - $PY_PACKAGES <<'PY' 2>/dev/null
 import importlib.metadata as md, sys
 sys.exit(any(md.version(p.split("==")[0]) != p.split("==")[1] for p in sys.argv[1:]))
@@ -89,7 +91,7 @@ export ACS_ROBOTS
 
 # configure and build (incremental after the first run)
 cmake -S "$ACS_ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE="$BUILD_TYPE" -DMUJOCO_DIR="$MUJOCO_DIR" \
-  -DACS_ROBOTS_DIR="$ACS_ROBOTS" ${ACS_CMAKE_ARGS:-} >/dev/null
+  -DACS_ROBOTS_DIR="$ACS_ROBOTS" -DACS_PYTHON="$VENV/bin/python" ${ACS_CMAKE_ARGS:-} >/dev/null
 cmake --build "$BUILD_DIR" -j "$(nproc)"
 
 # the Python package `acs`, built by pip (scikit-build-core) from this checkout into the venv of

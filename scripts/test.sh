@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Set up everything (idempotent) and run every test: against MuJoCo 4.0 (the default) the suite on
 # the release build, the Python package's tests (pytest, on the package the set-up installed in
-# .venv), the memory checks under Valgrind, and the suite built with AddressSanitizer and
-# UndefinedBehaviorSanitizer; then the same suite, Python tests and sanitizer build against
-# MuJoCo 3.12.
+# .venv), the evidence suite in its quick form (acs-bench --suite --quick: the physics of each
+# scene checked, for every solver), the memory checks under Valgrind, and the suite built with
+# AddressSanitizer and UndefinedBehaviorSanitizer; then the same suite, Python tests and sanitizer
+# build against MuJoCo 3.12.
 # Every phase runs; the exit status is non-zero if any failed.
 set -uo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -35,6 +36,8 @@ SAN="-DACS_SANITIZE=ON -DACS_BUILD_VIEWER=OFF"
 phase "MuJoCo 4.0: tests" suite 4.0 "$ROOT/build" Release "" -LE valgrind
 phase "MuJoCo 4.0: Python tests (pytest)" "$ROOT/.venv/bin/python" -m pytest -q -p no:cacheprovider \
   "$ROOT/python/tests"
+phase "MuJoCo 4.0: evidence suite (acs-bench --suite --quick)" \
+  "$ROOT/build/bin/acs-bench" --suite --quick --out "$ROOT/build/results-quick"
 phase "MuJoCo 4.0: memory checks under Valgrind" \
   ctest --test-dir "$ROOT/build" --output-on-failure -j "$JOBS" -L valgrind
 phase "MuJoCo 4.0: tests under AddressSanitizer and UBSan" \
