@@ -296,10 +296,11 @@ def scene_cube_slide(cfg, solvers, progress):
   for r in sc.runs:
     s, q = r['solver'], r['measures']
     if s in NCP:
-      # the NCP decelerates at mu g (1e-3: the velocity tolerance of a 1 kg cube over 100
-      # steps), straight (1e-4 deg), on the floor (1e-9 m), stops after 1/(mu g) within 1.5
-      # steps, and dissipates exactly what the analytic curve says (1% of E0: the stop step)
-      sc.check(s, 'deceleration = mu g', q['decel'], abs(q['decel_error']) < 1e-3, '1e-3 rel')
+      # the NCP decelerates at mu g (1e-5: the velocity tolerance 1e-6 m/s over the 0.1 s
+      # measured is 1e-5 m/s^2, 2.5e-6 of mu g), straight (1e-4 deg), on the floor (1e-9 m),
+      # stops after 1/(mu g) within 1.5 steps, and dissipates exactly what the analytic curve
+      # says (1% of E0: the stop step)
+      sc.check(s, 'deceleration = mu g', q['decel'], abs(q['decel_error']) < 1e-5, '1e-5 rel')
       sc.check(s, 'heading 30 deg', q['heading_deg'], abs(q['heading_deg'] - 30) < 1e-4, '1e-4')
       sc.check(s, 'no lift', q['lift_max'], q['lift_max'] < 1e-9, '< 1e-9 m')
       sc.check(s, 'stop at 1/(mu g)', q['stop_s'],
@@ -369,12 +370,12 @@ def scene_sphere_cube(cfg, solvers, progress):
     s, q = r['solver'], r['measures']
     if s in NCP or s == 'raisim':
       # a sphere's single contact through its center has G_nt = 0: every NCP-like solver gives
-      # mu g (1e-3: the tolerance of a 1 kg body over 50 steps)
+      # mu g (1e-5: the velocity tolerance 1e-6 m/s over 50 ms is 2e-5 m/s^2, 5e-6 of mu g)
       sc.check(s, 'sphere decelerates at mu g', q['sphere_decel_error'],
-               abs(q['sphere_decel_error']) < 1e-3, '1e-3 rel')
+               abs(q['sphere_decel_error']) < 1e-5, '1e-5 rel')
     if s in NCP:
       sc.check(s, 'cube decelerates at mu g', q['cube_decel_error'],
-               abs(q['cube_decel_error']) < 1e-3, '1e-3 rel')
+               abs(q['cube_decel_error']) < 1e-5, '1e-5 rel')
     if s == 'raisim':
       sc.check(s, 'cube decelerates less (MDP violated at the corners)', q['cube_decel_error'],
                q['cube_decel_error'] < -5e-3, '< -0.5%')
