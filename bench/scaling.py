@@ -22,7 +22,6 @@ import json
 import math
 import os
 import subprocess
-import sys
 import tempfile
 
 SIZES = [1, 2, 4, 8, 16, 32, 64]

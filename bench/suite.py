@@ -29,6 +29,7 @@ The scenes (test_models/ says what each reproduces and what the right answer is)
   conveyor        Castro et al. XI-A: stick-slip on an oscillating belt against the analytic
                   solution; Similar's gliding
   falling_sphere  Castro et al. XI-B: impact, sliding, rolling at 5/7 of the launch speed
+  quadruped_push  E6/E9: the dm_control quadruped standing, pushed with half its weight
   piles           walls of N boxes, N = 1 to 64: time per step against contacts, log-log slopes
   robots          real robots from the dm-control and gymnasium-robotics wheels: step-time ratio
                   to mj_step, iterations, residual, penetration, finite
@@ -990,6 +991,55 @@ def scene_piles(cfg, solvers, progress):
   return sc
 
 
+def scene_quadruped_push(cfg, solvers, progress):
+  sc = Scene('quadruped_push', 'dm_control/suite/quadruped.xml',
+             'E6/E9: the dm_control quadruped standing (its servos at zero), pushed at the torso '
+             'with half its weight along x for 0.2 s, then released for 0.8 s',
+             'displacement', 'm')
+  path = robot_model('dm_control/suite/quadruped.xml')
+  if not path:
+    progress.line(sc.name, 'not installed', len(solvers))
+    return sc
+  for solver in solvers:
+    m = mujoco.MjModel.from_xml_path(path)
+    sim = Sim(m, solver)
+    h = m.opt.timestep
+    torso = m.body('torso').id
+    sim.step(round(1.0 / h))                              # stand and settle
+    x0 = sim.d.xpos[torso].copy()
+    sim.iterations, sim.residual, sim.penetration, sim.status = [], [], 0.0, {}
+    sim.d.xfrc_applied[torso, 0] = 0.5 * G * mujoco.mj_getTotalmass(m)
+    for _ in range(round(0.2 / h)):
+      sim.step()
+    pushed = float(sim.d.xpos[torso, 0] - x0[0])
+    sim.d.xfrc_applied[torso] = 0
+    for _ in range(round(0.8 / h)):
+      sim.step()
+    conv = sim.status.get('converged', 0) + sim.status.get('native', 0) + \
+        sim.status.get('empty', 0)
+    sc.add(sim.record(pushed=pushed, displacement=float(sim.d.xpos[torso, 0] - x0[0]),
+                      height_change=float(sim.d.xpos[torso, 2] - x0[2]),
+                      converged=conv / max(sum(sim.status.values()), 1)))
+    progress.line(sc.name, solver)
+  sc.table = md_table(
+      ['solver', 'torso moved in the push (m)', 'after 0.8 s more (m)', 'height change (m)',
+       'max penetration (m)', 'max NCP residual', 'iterations', 'converged', 'step (us)'],
+      [[r['solver'], fmt(r['measures']['pushed'], '%.4f'), fmt(r['measures']['displacement'],
+                                                              '%.4f'),
+        fmt(r['measures']['height_change'], '%+.4f'), fmt(r['penetration_max'], '%.2e'),
+        fmt(r['ncp_residual']['max'], '%.1e'), fmt(r['iterations']['mean'], '%.1f'),
+        '%.0f%%' % (100 * r['measures']['converged']), fmt(r['step_us']['mean'], '%.0f')]
+       for r in sc.runs])
+  for r in sc.runs:
+    # every model stays finite and stands (the torso does not drop by 5 cm); hard contact
+    # penetrates at most the 1 cm MuJoCo's own soft contact reaches here
+    sc.check(r['solver'], 'finite', not r['nonfinite'], not r['nonfinite'], 'finite')
+    if not r['solver'].startswith('mujoco'):
+      sc.check(r['solver'], 'penetration below 1 cm', r['penetration_max'],
+               r['penetration_max'] < 0.01, '< 1 cm')
+  return sc
+
+
 ROBOTS = [('dog', 'dm_control/suite/dog.xml'),
           ('humanoid_CMU', 'dm_control/suite/humanoid_CMU.xml'),
           ('quadruped', 'dm_control/suite/quadruped.xml'),
@@ -1064,6 +1114,7 @@ SCENES = {
     'creep': scene_creep,
     'conveyor': scene_conveyor,
     'falling_sphere': scene_falling_sphere,
+    'quadruped_push': scene_quadruped_push,
     'piles': scene_piles,
     'robots': scene_robots,
 }
