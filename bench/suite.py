@@ -18,6 +18,8 @@ The scenes (test_models/ says what each reproduces and what the right answer is)
                   deceleration at mu g (NCP), the LCP's heading bias, the CCP's lift, RaiSim's
                   deceleration error; energy against the analytic curve
   sphere_cube     RaiSim's friction direction: wrong on a cube's corners, right on a sphere
+  incline_slide   a box sliding down a slope: the analytic acceleration; CCP's and RaiSim's
+                  excess
   cube_drag       E3/E4: a force ramp: the analytic speed, the consistency error against the same
                   solver at a fine time step (CCP: proportional to h), internal corner forces
   stack_ratio     E5: heavy-on-light stack, mass ratio 1 to 1e6: iterations to 1e-6 from a cold
@@ -206,18 +208,23 @@ class Scene:
 
 
 class Progress:
-  """One line per finished unit (scene and solver) with the time spent and left; on a terminal,
-  a live line while a unit runs."""
+  """One line per finished unit (a scene's solver, wall or robot) with the time spent and left
+  (from the scenes' weights: their share of the suite's time); on a terminal, a live line."""
 
-  def __init__(self, total):
-    self.total, self.done, self.start = total, 0.0, time.time()
+  def __init__(self, weights, nsolver):
+    self.total, self.done, self.start = sum(weights), 0.0, time.time()
+    self.nsolver, self.weight = nsolver, 0.0
     self.tty = sys.stdout.isatty()
 
+  def begin(self, weight):
+    self.weight, self.scene_start = weight, self.done
+
   def line(self, scene, what, units=1.0):
-    self.done += units
+    """units: solvers' worth of the scene's work done"""
+    self.done += self.weight * units / self.nsolver
     spent = time.time() - self.start
     left = spent / self.done * max(self.total - self.done, 0) if self.done else 0
-    text = '%-14s %-28s %6.1f s, about %4.0f s left' % (scene, what, spent, left)
+    text = '%-14s %-34s %6.1f s, about %4.0f s left' % (scene, what, spent, left)
     if self.tty:
       sys.stdout.write('\r\033[K' + text)
       sys.stdout.flush()
@@ -225,6 +232,7 @@ class Progress:
       print(text, flush=True)
 
   def finish(self, scene, summary):
+    self.done = self.scene_start + self.weight
     if self.tty:
       sys.stdout.write('\r\033[K')
     print('%-14s %s' % (scene, summary), flush=True)
@@ -282,7 +290,7 @@ def scene_cube_slide(cfg, solvers, progress):
                             distance=math.hypot(dx, dy), lift_max=lift, stop_s=stop,
                             energy_error=eerr))
     curves[solver] = (ts, np.array(es), np.array(xs), np.array(ys))
-    progress.line(sc.name, solver)
+    progress.line(sc.name, '%s, %d steps' % (solver, sim.nstep))
 
   rows = []
   for r in sc.runs:
@@ -342,6 +350,46 @@ def scene_cube_slide(cfg, solvers, progress):
   return sc
 
 
+#---------------------------------- the incline: sliding ------------------------------------------
+
+def scene_incline_slide(cfg, solvers, progress):
+  sc = Scene('incline_slide', 'test_models/incline_slide.xml',
+             'a box released on a 20 degree slope with mu = 0.2 < tan 20: its acceleration from '
+             '0.2 s to 1.2 s against g (sin 20 - mu cos 20)', 'accel_error', 'relative')
+  th = math.radians(20)
+  expected = G * (math.sin(th) - 0.2 * math.cos(th))
+  down = np.array([math.cos(th), 0, -math.sin(th)])
+  for solver in solvers:
+    m = load('incline_slide.xml')
+    sim = Sim(m, solver)
+    sim.step(100)
+    v1, t1 = float(down @ sim.d.qvel[0:3]), sim.d.time
+    sim.step(500)
+    accel = (float(down @ sim.d.qvel[0:3]) - v1) / (sim.d.time - t1)
+    sc.add(sim.record(accel=accel, accel_error=accel / expected - 1))
+    progress.line(sc.name, '%s, %d steps' % (solver, sim.nstep))
+  sc.table = md_table(['solver', 'acceleration (m/s², analytic %.4f)' % expected,
+                       'relative error'],
+                      [[r['solver'], fmt(r['measures']['accel'], '%.6f'),
+                        fmt(r['measures']['accel_error'], '%+.2e')] for r in sc.runs])
+  for r in sc.runs:
+    s, q = r['solver'], r['measures']
+    if s in NCP or s == 'lcp-pgs':
+      # Coulomb sliding: the analytic acceleration to the tolerance (1e-6 m/s over 1 s on a
+      # 1 kg box: 1e-6 relative; the LCP too, the slope being along its box axis)
+      sc.check(s, 'acceleration = g (sin 20 - mu cos 20)', q['accel'],
+               abs(q['accel_error']) < 1e-6, '1e-6 rel')
+    if s.startswith('ccp'):
+      # gliding: less normal force, less friction: 3% to 5% faster (measured 4%)
+      sc.check(s, 'faster than Coulomb (gliding)', q['accel_error'],
+               0.03 < q['accel_error'] < 0.05, '+3% to +5%')
+    if s == 'raisim':
+      # friction not opposite to the slip at the corners: less dissipation (measured +0.34%)
+      sc.check(s, 'faster than Coulomb (MDP violated)', q['accel_error'],
+               0.003 < q['accel_error'] < 0.004, '+0.3% to +0.4%')
+  return sc
+
+
 #---------------------------------- RaiSim's friction direction: sphere against cube -------------
 
 def scene_sphere_cube(cfg, solvers, progress):
@@ -362,7 +410,7 @@ def scene_sphere_cube(cfg, solvers, progress):
     dec = [(1 - math.hypot(sim.d.qvel[j], sim.d.qvel[j + 1])) / dt for j in (0, 6)]
     sc.add(sim.record(cube_decel=dec[0], sphere_decel=dec[1], cube_decel_error=dec[0] / mug - 1,
                       sphere_decel_error=dec[1] / mug - 1))
-    progress.line(sc.name, solver)
+    progress.line(sc.name, '%s, %d steps' % (solver, sim.nstep))
   sc.table = md_table(
       ['solver', 'cube deceleration / mu g - 1', 'sphere deceleration / mu g - 1'],
       [[r['solver'], fmt(r['measures']['cube_decel_error'], '%+.2e'),
@@ -435,7 +483,7 @@ def scene_cube_drag(cfg, solvers, progress):
                            reference='pgs at h = %g s' % h_ref)
     sc.add(run)
     curves[solver] = errs
-    progress.line(sc.name, solver)
+    progress.line(sc.name, '%s, %d step sizes' % (solver, len(steps) + 1))
 
   sc.table = md_table(
       ['solver', 'speed at 1 s (analytic %.3f m/s)' % v_end,
@@ -539,7 +587,7 @@ def scene_stack_ratio(cfg, solvers, progress):
                             iterations_by_ratio=iters.get(solver),
                             residual_by_ratio=floor.get(solver),
                             iterations_1e6=(iters.get(solver) or [None])[-1]))
-    progress.line(sc.name, solver)
+    progress.line(sc.name, '%s, %d steps' % (solver, sim.nstep))
   sc.extra = {'ratios': ratios, 'budget': budget}
   header = ['solver'] + ['%g' % r for r in ratios] + ['1e6, 1 s: heavy box moved (m)',
                                                        'steps at the limit']
@@ -772,7 +820,7 @@ def scene_creep(cfg, solvers, progress):
       speeds[(case, s)] = speed
       sc.add(sim.record(case=case, creep_um_s=speed, held=held))
       sc.runs[-1]['problem'] = case
-      progress.line(sc.name, '%s %s' % (case, s), 1.0 / len(cases))
+      progress.line(sc.name, '%s %s, %d steps' % (case, s, sim.nstep), 1.0 / len(cases))
   cases_done = list(dict.fromkeys(c for c, _ in speeds))
   sc.table = ('Creep speed (um/s) between 1 s and %g s (MuJoCo: at its defaults, with an '
               'elliptic cone and impratio 10, with noslip):\n\n' % t_end +
@@ -871,7 +919,7 @@ def scene_conveyor(cfg, solvers, progress):
       err = max(err, abs(sim.d.qvel[0] - vref[i]))
       lift = max(lift, abs(sim.d.qpos[2] - z0))
     sc.add(sim.record(speed_error=err, vertical_motion=lift))
-    progress.line(sc.name, solver)
+    progress.line(sc.name, '%s, %d steps' % (solver, sim.nstep))
   sc.table = md_table(['solver', 'largest speed error (m/s, belt amplitude 1.257)',
                        'vertical motion (m)'],
                       [[r['solver'], fmt(r['measures']['speed_error'], '%.3g'),
@@ -916,7 +964,7 @@ def scene_falling_sphere(cfg, solvers, progress):
     v = float(sim.d.qvel[0])
     sc.add(sim.record(final_speed=v, final_speed_error=v / (5 / 7 * u0) - 1,
                       first_force_s=first, rolling_s=rolling))
-    progress.line(sc.name, solver)
+    progress.line(sc.name, '%s, %d steps' % (solver, sim.nstep))
   t_touch = math.sqrt(2 * 0.05 / G)
   sc.table = md_table(
       ['solver', 'final speed (m/s, 5/7 of 2 = 1.4286)', 'first contact force (s, touches at '
@@ -1020,7 +1068,7 @@ def scene_quadruped_push(cfg, solvers, progress):
     sc.add(sim.record(pushed=pushed, displacement=float(sim.d.xpos[torso, 0] - x0[0]),
                       height_change=float(sim.d.xpos[torso, 2] - x0[2]),
                       converged=conv / max(sum(sim.status.values()), 1)))
-    progress.line(sc.name, solver)
+    progress.line(sc.name, '%s, %d steps' % (solver, sim.nstep))
   sc.table = md_table(
       ['solver', 'torso moved in the push (m)', 'after 0.8 s more (m)', 'height change (m)',
        'max penetration (m)', 'max NCP residual', 'iterations', 'converged', 'step (us)'],
@@ -1108,6 +1156,7 @@ def scene_robots(cfg, solvers, progress):
 SCENES = {
     'cube_slide': scene_cube_slide,
     'sphere_cube': scene_sphere_cube,
+    'incline_slide': scene_incline_slide,
     'cube_drag': scene_cube_drag,
     'stack_ratio': scene_stack_ratio,
     'single_step': scene_single_step,
@@ -1118,8 +1167,10 @@ SCENES = {
     'piles': scene_piles,
     'robots': scene_robots,
 }
-# relative cost of the scenes (for the time left)
-WEIGHT = {'cube_drag': 3, 'creep': 3, 'piles': 2, 'robots': 3, 'stack_ratio': 2}
+# seconds each scene took on 2 cores (full, --quick), for the time left
+WEIGHT = {'cube_drag': (1.3, 0.4), 'stack_ratio': (3, 0.5), 'single_step': (0.6, 0.7),
+          'creep': (6.7, 2.4), 'conveyor': (1.9, 1), 'quadruped_push': (1.3, 1.3),
+          'piles': (111, 1), 'robots': (25, 0.4)}
 
 
 #---------------------------------- output ---------------------------------------------------------
@@ -1236,15 +1287,13 @@ def main():
             'commit': commit(), 'machine': machine(), 'quick': cfg.quick, 'solvers': solvers}
   print('acs evidence suite%s: %d scenes, solvers %s -> %s/' % (
       ' (--quick)' if cfg.quick else '', len(scenes), ','.join(solvers), cfg.out), flush=True)
-  progress = Progress(sum(WEIGHT.get(s, 1) for s in scenes) * len(solvers))
+  weight = {s: WEIGHT.get(s, (0.1, 0.1))[1 if cfg.quick else 0] for s in scenes}
+  progress = Progress(weight.values(), len(solvers))
   done = []
   for name in scenes:
     t = time.time()
-    scale = WEIGHT.get(name, 1)
-    before = progress.done
+    progress.begin(weight[name])
     sc = SCENES[name](cfg, solvers, progress)
-    # rescale this scene's units to its weight
-    progress.done = before + scale * len(solvers)
     nfail = sum(not c['pass'] for c in sc.checks)
     progress.finish(name, '%d runs, %d checks, %d failed, %.1f s' % (
         len(sc.runs), len(sc.checks), nfail, time.time() - t))
