@@ -203,6 +203,12 @@ class Scene:
     self.checks.append({'solver': solver, 'what': what, 'value': value, 'bound': bound,
                         'pass': bool(ok)})
 
+  def measure_table(self, columns):
+    """a Markdown table of the runs' measures: columns of (header, measure, format)"""
+    return md_table(['solver'] + [c[0] for c in columns],
+                    [[r['solver']] + [fmt(r['measures'][key], spec) for _, key, spec in columns]
+                     for r in self.runs])
+
   def run_of(self, solver):
     return next((r for r in self.runs if r['solver'] == solver), None)
 
@@ -242,6 +248,14 @@ def fmt(x, spec='%.3g'):
   if x is None or (isinstance(x, float) and math.isnan(x)):
     return '-'
   return spec % x
+
+
+def save(fig, path, legend=None):
+  """a plot's file, with the legend of the axes `legend`"""
+  if legend is not None:
+    legend.legend(fontsize=7)
+  fig.tight_layout()
+  fig.savefig(path, dpi=110)
 
 
 def md_table(header, rows):
@@ -292,15 +306,11 @@ def scene_cube_slide(cfg, solvers, progress):
     curves[solver] = (ts, np.array(es), np.array(xs), np.array(ys))
     progress.line(sc.name, '%s, %d steps' % (solver, sim.nstep))
 
-  rows = []
-  for r in sc.runs:
-    q = r['measures']
-    rows.append([r['solver'], fmt(q['decel'], '%.4f'), fmt(q['heading_deg'], '%.3f'),
-                 fmt(q['lift_max'], '%.2e'), fmt(q['stop_s'], '%.3f'),
-                 fmt(q['energy_error'], '%.2e')])
-  sc.table = md_table(['solver', 'deceleration (m/s², analytic 3.924)',
-                       'heading (deg, launched 30)', 'lift (m)', 'stops after (s, analytic 0.255)',
-                       'energy error (of E0)'], rows)
+  sc.table = sc.measure_table([('deceleration (m/s², analytic 3.924)', 'decel', '%.4f'),
+                               ('heading (deg, launched 30)', 'heading_deg', '%.3f'),
+                               ('lift (m)', 'lift_max', '%.2e'),
+                               ('stops after (s, analytic 0.255)', 'stop_s', '%.3f'),
+                               ('energy error (of E0)', 'energy_error', '%.2e')])
 
   for r in sc.runs:
     s, q = r['solver'], r['measures']
@@ -343,8 +353,7 @@ def scene_cube_slide(cfg, solvers, progress):
     ax2.set(xlabel='x (m)', ylabel='y (m)', title='Sliding cube (E1): path seen from above')
     ax2.set_aspect('equal', adjustable='datalim')
     ax1.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save(fig, path)
   sc.plots.append(('cube_slide.png', plot, 'Sliding cube: energy against the analytic curve '
                    '(E2) and the path from above (E1)'))
   return sc
@@ -368,10 +377,8 @@ def scene_incline_slide(cfg, solvers, progress):
     accel = (float(down @ sim.d.qvel[0:3]) - v1) / (sim.d.time - t1)
     sc.add(sim.record(accel=accel, accel_error=accel / expected - 1))
     progress.line(sc.name, '%s, %d steps' % (solver, sim.nstep))
-  sc.table = md_table(['solver', 'acceleration (m/s², analytic %.4f)' % expected,
-                       'relative error'],
-                      [[r['solver'], fmt(r['measures']['accel'], '%.6f'),
-                        fmt(r['measures']['accel_error'], '%+.2e')] for r in sc.runs])
+  sc.table = sc.measure_table([('acceleration (m/s², analytic %.4f)' % expected, 'accel', '%.6f'),
+                               ('relative error', 'accel_error', '%+.2e')])
   for r in sc.runs:
     s, q = r['solver'], r['measures']
     if s in NCP or s == 'lcp-pgs':
@@ -411,10 +418,8 @@ def scene_sphere_cube(cfg, solvers, progress):
     sc.add(sim.record(cube_decel=dec[0], sphere_decel=dec[1], cube_decel_error=dec[0] / mug - 1,
                       sphere_decel_error=dec[1] / mug - 1))
     progress.line(sc.name, '%s, %d steps' % (solver, sim.nstep))
-  sc.table = md_table(
-      ['solver', 'cube deceleration / mu g - 1', 'sphere deceleration / mu g - 1'],
-      [[r['solver'], fmt(r['measures']['cube_decel_error'], '%+.2e'),
-        fmt(r['measures']['sphere_decel_error'], '%+.2e')] for r in sc.runs])
+  sc.table = sc.measure_table([('cube deceleration / mu g - 1', 'cube_decel_error', '%+.2e'),
+                               ('sphere deceleration / mu g - 1', 'sphere_decel_error', '%+.2e')])
   for r in sc.runs:
     s, q = r['solver'], r['measures']
     if s in NCP or s == 'raisim':
@@ -485,14 +490,11 @@ def scene_cube_drag(cfg, solvers, progress):
     curves[solver] = errs
     progress.line(sc.name, '%s, %d step sizes' % (solver, len(steps) + 1))
 
-  sc.table = md_table(
-      ['solver', 'speed at 1 s (analytic %.3f m/s)' % v_end,
-       'error against the NCP at h = %g s, at h = 1 ms (m s)' % h_ref, 'order in h',
-       'corner |f_y| at 0.15 s (N; internal forces)'],
-      [[r['solver'], fmt(r['measures']['v_end'], '%.4f'),
-        fmt(r['measures']['consistency_1ms'], '%.2e'),
-        fmt(r['measures']['consistency_order'], '%.2f'),
-        fmt(r['measures']['internal_y_at_0_15s'], '%.2e')] for r in sc.runs])
+  sc.table = sc.measure_table([
+      ('speed at 1 s (analytic %.3f m/s)' % v_end, 'v_end', '%.4f'),
+      ('error against the NCP at h = %g s, at h = 1 ms (m s)' % h_ref, 'consistency_1ms', '%.2e'),
+      ('order in h', 'consistency_order', '%.2f'),
+      ('corner |f_y| at 0.15 s (N; internal forces)', 'internal_y_at_0_15s', '%.2e')])
   pgs = sc.run_of('pgs')
   for r in sc.runs:
     s, q = r['solver'], r['measures']
@@ -525,9 +527,7 @@ def scene_cube_drag(cfg, solvers, progress):
         ax.loglog(steps, errs, 'o-', label=s)
     ax.set(xlabel='time step h (s)', ylabel='integral consistency error (m s)',
            title='Dragged cube (E3): against the NCP at h = %g s' % h_ref)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save(fig, path, ax)
   sc.plots.append(('cube_drag.png', plot, 'Dragged cube: consistency error against the time step '
                    '(reference: the NCP at a fine step)'))
   return sc
@@ -630,9 +630,7 @@ def scene_stack_ratio(cfg, solvers, progress):
     ax.axhline(budget, color='k', ls=':', lw=1, label='budget (not converged above)')
     ax.set(xlabel='mass ratio', ylabel='iterations to 1e-4 (cold start)',
            title='Heavy-on-light stack (E5)')
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save(fig, path, ax)
   sc.plots.append(('stack_ratio.png', plot, 'Iterations to a residual of 1e-4 against the mass '
                    'ratio (E5)'))
   return sc
@@ -712,8 +710,7 @@ def scene_single_step(cfg, solvers, progress):
       ax.set(xlabel='iteration', ylabel='residual', title=label)
     axes[0][0].legend(fontsize=7)
     fig.suptitle('Residual against iterations, one step from zero forces (E8)')
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save(fig, path)
   sc.plots.append(('single_step.png', plot, 'Residual against iterations on single-step '
                    'problems (E8)'))
   return sc
@@ -860,8 +857,7 @@ def scene_creep(cfg, solvers, progress):
     ax.set_xticklabels(variants, rotation=30, ha='right', fontsize=8)
     ax.set(ylabel='creep speed (um/s; 1e-6: none)', title='Creep from 1 s to %g s' % t_end)
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save(fig, path)
   sc.plots.append(('creep.png', plot, 'Creep speed per solver (log scale)'))
   return sc
 
@@ -920,10 +916,9 @@ def scene_conveyor(cfg, solvers, progress):
       lift = max(lift, abs(sim.d.qpos[2] - z0))
     sc.add(sim.record(speed_error=err, vertical_motion=lift))
     progress.line(sc.name, '%s, %d steps' % (solver, sim.nstep))
-  sc.table = md_table(['solver', 'largest speed error (m/s, belt amplitude 1.257)',
-                       'vertical motion (m)'],
-                      [[r['solver'], fmt(r['measures']['speed_error'], '%.3g'),
-                        fmt(r['measures']['vertical_motion'], '%.2e')] for r in sc.runs])
+  sc.table = sc.measure_table([
+      ('largest speed error (m/s, belt amplitude 1.257)', 'speed_error', '%.3g'),
+      ('vertical motion (m)', 'vertical_motion', '%.2e')])
   for r in sc.runs:
     s, q = r['solver'], r['measures']
     if s == 'lagged':
@@ -966,12 +961,10 @@ def scene_falling_sphere(cfg, solvers, progress):
                       first_force_s=first, rolling_s=rolling))
     progress.line(sc.name, '%s, %d steps' % (solver, sim.nstep))
   t_touch = math.sqrt(2 * 0.05 / G)
-  sc.table = md_table(
-      ['solver', 'final speed (m/s, 5/7 of 2 = 1.4286)', 'first contact force (s, touches at '
-       '%.4f)' % t_touch, 'rolls from (s)'],
-      [[r['solver'], fmt(r['measures']['final_speed'], '%.4f'),
-        fmt(r['measures']['first_force_s'], '%.3f'), fmt(r['measures']['rolling_s'], '%.3f')]
-       for r in sc.runs])
+  sc.table = sc.measure_table([
+      ('final speed (m/s, 5/7 of 2 = 1.4286)', 'final_speed', '%.4f'),
+      ('first contact force (s, touches at %.4f)' % t_touch, 'first_force_s', '%.3f'),
+      ('rolls from (s)', 'rolling_s', '%.3f')])
   for r in sc.runs:
     s, q = r['solver'], r['measures']
     if s.startswith('mujoco'):
@@ -1032,9 +1025,7 @@ def scene_piles(cfg, solvers, progress):
       ax.loglog([x['contacts'] for x in w], [x['step_us'] for x in w], 'o-', label=r['solver'])
     ax.set(xlabel='contacts', ylabel='time per step (us)',
            title='Walls of 1 to %d boxes' % sizes[-1])
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    save(fig, path, ax)
   sc.plots.append(('piles.png', plot, 'Time per step against the number of contacts (log-log)'))
   return sc
 
