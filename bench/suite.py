@@ -719,29 +719,21 @@ def scene_single_step(cfg, solvers, progress):
 #---------------------------------- the creep benchmark -------------------------------------------
 
 def fetch_gripper():
-  """Fetch's two-finger gripper (gymnasium-robotics' pick-and-place MJCF) holding its 2 kg block
-  in the air: (model, data, block body, gripper body), or None without the robot models.
+  """Fetch's two-finger gripper (gymnasium-robotics' pick-and-place MJCF, as shipped) holding its
+  2 kg block in the air: (model, data, block body, gripper body), or None without the robot
+  models.
 
   The gripper is welded to its mocap body, held fixed, pointing down as the Gymnasium
   environment puts it: gravity lies in the plane of the finger pads. The fingers' position
   actuators are commanded closed (ctrl 0): they squeeze the block with about 720 N each (9.8 N
-  would hold it). The model is edited in one way: the robot's base slides and torso lift, which
-  the MJCF locks with joint damping (1e11, 1e7), are removed and the base and torso fixed where
-  the environment puts them, as acs's solvers do not see joint damping in their problem (they
-  use M; MuJoCo's Euler integrates M + h B): with those joints the acs solvers let the block
-  fall 15 cm (a limitation noted in the README). The block is placed between the open fingers,
-  which close on it for 0.5 s with MuJoCo's solver; every solver starts from that state."""
+  would hold it). The robot's base slides and torso lift are locked by joint damping (1e11, 1e7),
+  which MuJoCo's Euler step integrates implicitly: acs states its problem with the same M + hB.
+  The block is placed between the open fingers, which close on it for 0.5 s with MuJoCo's
+  solver; every solver starts from that state."""
   path = robot_model('gymnasium_robotics/envs/assets/fetch/pick_and_place.xml')
   if not path:
     return None
-  spec = mujoco.MjSpec.from_file(path)
-  for name in ('robot0:slide0', 'robot0:slide1', 'robot0:slide2', 'robot0:torso_lift_joint'):
-    spec.delete(spec.joint(name))
-  spec.body('robot0:base_link').pos += [0.405, 0.48, 0.0]          # the environment's base pose
-  spec.body('robot0:torso_lift_link').pos += [0.0, 0.0, 0.0386]   # the lift at its lower limit
-  # the torso now static, MuJoCo's parent filter no longer keeps the head off it
-  spec.add_exclude(bodyname1='robot0:torso_lift_link', bodyname2='robot0:head_pan_link')
-  m = spec.compile()
+  m = mujoco.MjModel.from_xml_path(path)
   d = mujoco.MjData(m)
   grip = m.body('robot0:gripper_link').id
   oq = m.joint('object0:joint').qposadr[0]

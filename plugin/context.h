@@ -80,8 +80,13 @@ struct acsContext_ {
   acsBuffer tree_mark;            // tree marks (ntree) int
   acsBuffer tree_list;            // trees of a block (ntree) int
   acsBuffer tree_rows;            // trees that MuJoCo's constraint rows touch (ntree) int
-  acsBuffer Mhat;                 // discrete integrator: the effective metric's backbone (nC)
+  acsBuffer Mhat;                 // the step's matrix if not M: the discrete integrator's
+                                  //   effective metric's backbone, the damped Euler step's
+                                  //   M + hB (nC)
   acsBuffer qacc_mj;              // discrete integrator: MuJoCo's qacc (nv)
+  acsBuffer Hfac, Hdinv;          // damped Euler step: the factor of M + hB (nC, nv)
+  acsBuffer qacc_damped;          // damped Euler step: (M + hB)^-1 qfrc_smooth (nv)
+  int       damped;               // this step's problem is stated with M + hB (damped Euler)
   int       stamp;                // current mark value
 
   // solver workspace and state carried between solves

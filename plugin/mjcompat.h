@@ -87,6 +87,23 @@ static inline void acs_mjStepFactor(const mjtNum** L, const mjtNum** Dinv, const
 }
 
 
+// Euler with implicit joint damping: MuJoCo's Euler step integrates v+ = v + h (M + hB)^-1
+// (qfrc_smooth + qfrc_constraint), B the diagonal of dof_damping, unless its eulerdamp or damper
+// flags are disabled or no dof is damped
+static inline int acs_mjEulerDamped(const mjModel* m) {
+  if (m->opt.integrator != mjINT_EULER ||
+      (m->opt.disableflags & (mjDSBL_EULERDAMP | mjDSBL_DAMPER))) {
+    return 0;
+  }
+  for (int i=0; i < m->nv; i++) {
+    if (m->dof_damping[i] > 0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
 // discrete integrator: the backbone's additions to the diagonal of M (nv)
 static inline const mjtNum* acs_mjMetricDiagonal(const mjData* d) {
 #if acsMJ_DISCRETE_ACS

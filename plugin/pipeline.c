@@ -33,6 +33,7 @@
 #include "problem.h"
 #include "residual.h"
 #include "solver.h"
+#include "sparse.h"
 #include "util_errmem.h"
 #include "warmstart.h"
 
@@ -57,12 +58,19 @@ static mjtNum stateEnergy(const mjModel* m, mjData* d) {
 
 // metrics of the forces in ctx->force for the problem in ctx->problem; their velocity
 // a = G f + b comes from MuJoCo's qacc = qacc_smooth + M^-1 J' f: J (qacc - qacc_smooth) + b
+// (damped Euler: the step integrates with M + hB, so (M + hB)^-1 qfrc_constraint)
 static void evaluate(acsContext* ctx, const mjModel* m, mjData* d) {
   const acsProblem* p = &ctx->problem;
   mjtNum* w = acsBUF(ctx, scratch, mjtNum);
   mjtNum* a = w + p->nv;
   const mjtNum* force = acsBUF(ctx, force, mjtNum);
-  mju_sub(w, d->qacc, d->qacc_smooth, p->nv);
+  if (ctx->damped) {
+    mju_copy(w, d->qfrc_constraint, p->nv);
+    acs_solveLD(w, m->M_rownnz, m->M_rowadr, m->M_colind, acsBUF(ctx, Hfac, mjtNum),
+                acsBUF(ctx, Hdinv, mjtNum), 0, p->nv);
+  } else {
+    mju_sub(w, d->qacc, d->qacc_smooth, p->nv);
+  }
   acs_velocity(a, p, w, force);
   acs_evaluateVelocity(&ctx->stats, force, a, p);
   ctx->stats.energy = stateEnergy(m, d);

@@ -10,7 +10,9 @@
 //   J_n = (r_0 + r_1) / 2,   J_k = (r_{2k-2} - r_{2k-1}) / (2 mu_k),
 // and forces are written back (forces.c) with the exact inverse of MuJoCo's decoding.
 //
-// Velocities. Semi-implicit Euler gives v+ = qvel + h (qacc_smooth + M^-1 J' f). The problem is
+// Velocities. Semi-implicit Euler gives v+ = qvel + h (qacc_smooth + M^-1 J' f), with M the
+// matrix the step integrates with (stepMatrix: under Euler with joint damping M + hB, and
+// qacc_smooth = (M + hB)^-1 qfrc_smooth; under the discrete integrator MuJoCo's M^). The problem is
 // stated on a = (J v+ - v*) / h = G f + b with
 //   b = efc_vel / h + J qacc_smooth - v* / h,
 // where efc_vel = J qvel includes MuJoCo's surface velocity and v* is the bias velocity:
@@ -157,7 +159,11 @@ typedef struct {
   const acsSettings* s;
   int                nv, ntree, sparse, pyramid, flg_Y;
   mjtNum             h;
-  const mjtNum      *qLD, *qLDiagInv;   // the factor of M (or of the discrete step's matrix)
+  const mjtNum      *qLD, *qLDiagInv;   // the factor of the step's matrix (M, the discrete
+                                        //   step's, the damped Euler step's M + hB)
+  const mjtNum      *Mhat;              // the step's matrix if not M, else NULL
+  const mjtNum      *qacc_smooth;       // the step's matrix^-1 qfrc_smooth (MuJoCo's qacc_smooth
+                                        //   but under damped Euler)
   int                nblock, nrow, nnzJ, nnzY;
 } assembly;
 
@@ -498,7 +504,7 @@ static int storeRows(assembly* as, blockAsm* blk) {
       mjtNum val = X[(size_t)r*nv + pat[c]];
       J_colind[as->nnzJ] = pat[c];
       J[as->nnzJ++] = val;
-      Jqacc[q] += val * d->qacc_smooth[pat[c]];
+      Jqacc[q] += val * as->qacc_smooth[pat[c]];
     }
   }
 
@@ -648,18 +654,59 @@ static int pointProblem(assembly* as, int nisland) {
   p->M_rownnz = m->M_rownnz;
   p->M_rowadr = m->M_rowadr;
   p->M_colind = m->M_colind;
-  p->M = d->M;
-  if (as->qLD != d->qLD) {
-    if (acs_bufferReserve(&ctx->mem, &ctx->Mhat, m->nC > 0 ? m->nC : 1, sizeof(mjtNum))) {
-      return -1;
-    }
-    mjtNum* Mhat = acsBUF(ctx, Mhat, mjtNum);
-    mju_copy(Mhat, d->M, m->nC);
-    for (int i=0; i < as->nv; i++) {
-      Mhat[m->M_rowadr[i] + m->M_rownnz[i] - 1] += acs_mjMetricDiagonal(d)[i];
-    }
-    p->M = Mhat;
+  p->M = as->Mhat ? as->Mhat : d->M;
+  return 0;
+}
+
+
+// the matrix the step integrates with, its factor and the smooth acceleration under it: M
+// (MuJoCo's qLD, qacc_smooth); under the discrete integrator M^ = M + hD + h^2 K (MuJoCo's factor
+// qH of its backbone, the pipeline refusing metrics with more than that); under Euler with joint
+// damping M + hB (B = diag(dof_damping)), factored here, and (M + hB)^-1 qfrc_smooth: MuJoCo's
+// Euler step integrates with it, so the problem's velocities are those the step will have. -1
+// when out of memory
+static int stepMatrix(assembly* as) {
+  acsContext* ctx = as->ctx;
+  const mjModel* m = as->m;
+  const mjData* d = as->d;
+  int nv = m->nv, nC = m->nC;
+  acs_mjStepFactor(&as->qLD, &as->qLDiagInv, m, d);
+  as->Mhat = NULL;
+  as->qacc_smooth = d->qacc_smooth;
+  ctx->damped = acs_mjEulerDamped(m);
+  if (as->qLD == d->qLD && !ctx->damped) {
+    return 0;
   }
+  if (acs_bufferReserve(&ctx->mem, &ctx->Mhat, nC > 0 ? nC : 1, sizeof(mjtNum))) {
+    return -1;
+  }
+  mjtNum* Mhat = acsBUF(ctx, Mhat, mjtNum);
+  const mjtNum* add = ctx->damped ? m->dof_damping : acs_mjMetricDiagonal(d);
+  mjtNum scale = ctx->damped ? m->opt.timestep : 1;
+  mju_copy(Mhat, d->M, nC);
+  for (int i=0; i < nv; i++) {
+    Mhat[m->M_rowadr[i] + m->M_rownnz[i] - 1] += scale * add[i];
+  }
+  as->Mhat = Mhat;
+  if (!ctx->damped) {
+    return 0;
+  }
+  if (acs_bufferReserve(&ctx->mem, &ctx->Hfac, nC > 0 ? nC : 1, sizeof(mjtNum)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->Hdinv, nv > 0 ? nv : 1, sizeof(mjtNum)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->qacc_damped, nv > 0 ? nv : 1, sizeof(mjtNum))) {
+    ctx->damped = 0;
+    return -1;
+  }
+  mjtNum* H = acsBUF(ctx, Hfac, mjtNum);
+  mjtNum* Hdinv = acsBUF(ctx, Hdinv, mjtNum);
+  mjtNum* qacc = acsBUF(ctx, qacc_damped, mjtNum);
+  mju_copy(H, Mhat, nC);
+  acs_factorLD(H, Hdinv, m->M_rownnz, m->M_rowadr, m->M_colind, nv);
+  mju_copy(qacc, d->qfrc_smooth, nv);
+  acs_solveLD(qacc, m->M_rownnz, m->M_rowadr, m->M_colind, H, Hdinv, 0, nv);
+  as->qLD = H;
+  as->qLDiagInv = Hdinv;
+  as->qacc_smooth = qacc;
   return 0;
 }
 
@@ -670,7 +717,9 @@ static int buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y)
     .sparse = mj_isSparse(m), .pyramid = mj_isPyramidal(m), .flg_Y = flg_Y,
     .h = m->opt.timestep,
   };
-  acs_mjStepFactor(&as.qLD, &as.qLDiagInv, m, d);
+  if (stepMatrix(&as)) {
+    return -1;
+  }
   int nefc_mj = d->nefc, ntree = m->ntree;
   if (reserveBuffers(ctx, nefc_mj > 0 ? nefc_mj : 1, m->nv, ntree)) {
     return -1;
@@ -715,6 +764,7 @@ int acs_buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y) {
   int ret = buildProblem(ctx, m, d, flg_Y);
   if (ret) {
     memset(&ctx->problem, 0, sizeof(acsProblem));
+    ctx->damped = 0;
   }
   return ret;
 }

@@ -293,17 +293,7 @@ static void factorHessian(icfWork* iw, const acsProblem* p, int flg_contact) {
     }
   }
 
-  // L' D L in place (mj_factorI's elimination: rows of a dof's ancestors are prefixes)
-  for (int j=nv-1; j >= 0; j--) {
-    int start = p->M_rowadr[j], diag = p->M_rownnz[j] - 1, end = start + diag;
-    mjtNum invD = 1 / mju_max(iw->H[end], mjMINVAL);
-    iw->Dinv[j] = invD;
-    for (int adr=end-1; adr >= start; adr--) {
-      int i = p->M_colind[adr];
-      mju_addToScl(iw->H + p->M_rowadr[i], iw->H + start, -iw->H[adr] * invD, p->M_rownnz[i]);
-    }
-    mju_scl(iw->H + start, iw->H + start, invD, diag);
-  }
+  acs_factorLD(iw->H, iw->Dinv, p->M_rownnz, p->M_rowadr, p->M_colind, nv);
 }
 
 

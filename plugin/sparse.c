@@ -1,8 +1,8 @@
 // Copyright 2026 The acs authors.
 //
-// Solves in MuJoCo's sparse mass-matrix layout: the factor L'DL of M (or of the discrete step's
-// matrix) that MuJoCo computes, used by the problem's assembly (Y = M^-1 J') and by the
-// compliant solvers' Newton steps (their Hessian in M's pattern).
+// Factors and solves in MuJoCo's sparse mass-matrix layout: the factor L'DL of M (or of the step's
+// matrix: the discrete integrator's, the damped Euler step's), used by the problem's assembly
+// (Y = M^-1 J') and by the compliant solvers' Newton steps (their Hessian in M's pattern).
 
 #include "sparse.h"
 
@@ -40,5 +40,20 @@ void acs_solveLD(mjtNum* x, const int* rownnz, const int* rowadr, const int* col
       }
       x[i] -= s;
     }
+  }
+}
+
+
+void acs_factorLD(mjtNum* mat, mjtNum* diaginv, const int* rownnz, const int* rowadr,
+                  const int* colind, int nv) {
+  for (int j=nv-1; j >= 0; j--) {
+    int start = rowadr[j], diag = rownnz[j] - 1, end = start + diag;
+    mjtNum invD = 1 / mju_max(mat[end], mjMINVAL);
+    diaginv[j] = invD;
+    for (int adr=end-1; adr >= start; adr--) {
+      int i = colind[adr];
+      mju_addToScl(mat + rowadr[i], mat + start, -mat[adr] * invD, rownnz[i]);
+    }
+    mju_scl(mat + start, mat + start, invD, diag);
   }
 }

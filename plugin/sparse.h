@@ -1,6 +1,6 @@
 // Copyright 2026 The acs authors.
 //
-// Solves in MuJoCo's sparse mass-matrix layout (sparse.c).
+// Factors and solves in MuJoCo's sparse mass-matrix layout (sparse.c).
 
 #ifndef ACS_PLUGIN_SPARSE_H_
 #define ACS_PLUGIN_SPARSE_H_
@@ -13,5 +13,11 @@
 // restricted to the range
 void acs_solveLD(mjtNum* x, const int* rownnz, const int* rowadr, const int* colind,
                  const mjtNum* L, const mjtNum* diaginv, int adr, int num);
+
+// mat <- its factor L' D L in place (MuJoCo's elimination: the rows of a dof's ancestors are
+// prefixes of its row, so there is no fill), diaginv <- the inverse of D; a pivot below mjMINVAL
+// is taken as mjMINVAL. mat in MuJoCo's layout of M (nv rows)
+void acs_factorLD(mjtNum* mat, mjtNum* diaginv, const int* rownnz, const int* rowadr,
+                  const int* colind, int nv);
 
 #endif  // ACS_PLUGIN_SPARSE_H_

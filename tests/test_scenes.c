@@ -259,6 +259,53 @@ static void testDiscreteStepMap(void) {
 }
 
 
+static void testDampedSupport(void) {
+  // a 1 kg box on a 10 kg platform that a vertical slide holds by joint damping alone (B = 1e6 N
+  // s/m; MuJoCo's Euler step integrates it implicitly, with M + hB), as robot models lock a base,
+  // released at rest (the box 50 um into the platform, within the slop): a contact problem stated
+  // with M alone lets the platform fall with the box
+  // (no contact force) while the step holds the platform, so the box falls into it (g h = 2 cm/s
+  // apart after the first step, then Baumgarte's corrections). With M + hB the box rests on the
+  // platform from the first step: their velocities agree within 1e-6 m/s (the solver's velocity
+  // tolerance) at every step; the pair sinks at the terminal speed (M g) / B = 11 * 9.81 / 1e6
+  // (1e-9 m/s: the damped step divides a velocity error by 1 + h B / m >= 201), the contact force
+  // the box's weight to 1e-6 relative
+  mjModel* m = acst_loadString(
+    "<mujoco><option timestep='0.002'/><worldbody>"
+    "<body name='platform' pos='0 0 1'><joint type='slide' axis='0 0 1' damping='1e6'/>"
+    "<geom type='box' size='0.2 0.2 0.05' mass='10'/></body>"
+    "<body name='box' pos='0 0 1.09995'><freejoint/><geom type='box' size='0.05 0.05 0.05' mass='1'/>"
+    "</body></worldbody></mujoco>");
+  if (!m) return;
+  const char* solvers[4] = {"pgs", "admm", "raisim", "ccp-admm"};
+  mjtNum terminal = -11 * 9.81 / 1e6;
+  for (int s=0; s < 4; s++) {
+    mjData* d = acst_makeData(m);
+    acsContext* ctx = acst_makeContext(m, solvers[s]);
+    mjtNum apart = 0;
+    for (int i=0; i < 500; i++) {
+      ENSURE(run(m, d, ctx, 1) == 0);
+      apart = mju_max(apart, mju_abs(d->qvel[3] - d->qvel[0]));
+    }
+    mjtNum force = 0, f6[6];
+    for (int c=0; c < d->ncon; c++) {
+      mj_contactForce(m, d, c, f6);
+      force += f6[0];
+    }
+    printf("  %-8s velocities at most %.2e m/s apart; platform %.7e m/s, box %.7e m/s (terminal "
+           "%.7e), contact force %.9f N\n", solvers[s], apart, d->qvel[0], d->qvel[3], terminal,
+           force);
+    ENSURE_LE(apart, 1e-6);
+    ENSURE_NEAR(d->qvel[0], terminal, 1e-9);
+    ENSURE_NEAR(d->qvel[3], terminal, 1e-9);
+    ENSURE_NEAR(force, 9.81, 1e-6 * 9.81);
+    acs_deleteContext(ctx);
+    mj_deleteData(d);
+  }
+  mj_deleteModel(m);
+}
+
+
 static void testInclineAllSolvers(void) {
   // stick (mu = 0.5 > tan 20): every law holds the box; slide (mu = 0.2): the NCP solvers and
   // the LCP (the slope is along its box axis here) give g (sin 20 - mu cos 20) to their
@@ -957,6 +1004,7 @@ int main(int argc, char** argv) {
     TEST(testInclineAllSolvers),
     TEST(testInclineIntegrators),
     TEST(testDiscreteStepMap),
+    TEST(testDampedSupport),
     TEST(testSlidingCube),
     TEST(testMassRatioStack),
     TEST(testMassRatioStackLong),
