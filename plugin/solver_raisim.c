@@ -43,16 +43,30 @@
 #define kBeta3 1.3                // growth factor while the derivative keeps its sign
 #define kMaxBisection 200         // iterations of bracketing, and of bisection
 
-// the driver's workspace is all raisim needs
+typedef struct raisimWork_ {
+  acsSweep sweep;                 // the Gauss-Seidel driver's workspace
+  mjtNum*  scale;                 // per contact block: the tangent scaling S that rounds the
+                                  //   cone (3: 1, mu_1 / mu, mu_2 / mu)             (3 nblock)
+  mjtNum*  Gs;                    // its scaled translational block S G S        (9 nblock)
+  mjtNum*  Gsinv;                 // and that block's inverse                    (9 nblock)
+  mjtNum   tol;                   // the bisection's tolerance
+} raisimWork;
+
+
+// carve the workspace (count only when arena->base is NULL)
 static void raisimLayout(void* work, acsArena* arena, const acsProblem* p) {
-  acs_sweepLayout((acsSweep*)work, arena, p);
+  raisimWork* rw = (raisimWork*)work;
+  acs_sweepLayout(&rw->sweep, arena, p);
+  rw->scale = acs_arenaAlloc(arena, 3 * (size_t)p->nblock, sizeof(mjtNum));
+  rw->Gs = acs_arenaAlloc(arena, 9 * (size_t)p->nblock, sizeof(mjtNum));
+  rw->Gsinv = acs_arenaAlloc(arena, 9 * (size_t)p->nblock, sizeof(mjtNum));
 }
 
 
 size_t acs_raisimWorkspace(const acsProblem* p, const acsSettings* s) {
   (void)s;
-  acsSweep gs;
-  return acs_layoutBytes(raisimLayout, &gs, p);
+  raisimWork rw;
+  return acs_layoutBytes(raisimLayout, &rw, p);
 }
 
 
@@ -76,11 +90,13 @@ static mjtNum ellipsePoint(mjtNum f[3], mjtNum theta, const mjtNum G[9], const m
 static mjtNum ellipseSlope(const mjtNum f[3], const mjtNum G[9], const mjtNum c[3], mjtNum mu) {
   mjtNum g1[3] = {G[0], G[1], G[2]};                   // gradient of the plane (row n of G)
   mjtNum g2[3] = {-2*mu*mu*f[0], 2*f[1], 2*f[2]};      // gradient of the cone surface
-  mjtNum eta[3], v[3];
-  mju_cross(eta, g1, g2);
-  mju_mulMatVec3(v, G, f);
-  mju_addTo3(v, c);
-  return mju_dot3(eta, v);
+  mjtNum eta[3] = {g1[1]*g2[2] - g1[2]*g2[1], g1[2]*g2[0] - g1[0]*g2[2],
+                   g1[0]*g2[1] - g1[1]*g2[0]};
+  mjtNum v[3];
+  for (int i=0; i < 3; i++) {
+    v[i] = G[3*i]*f[0] + G[3*i+1]*f[1] + G[3*i+2]*f[2] + c[i];
+  }
+  return eta[0]*v[0] + eta[1]*v[1] + eta[2]*v[2];
 }
 
 
@@ -147,7 +163,7 @@ static void raisimLocal(mjtNum fstar[3], const mjtNum G[9], const mjtNum Ginv[9]
         theta = thetam;
         mju_copy3(f, fm);
       }
-      if (mju_max(mju_abs(f[0]-fp[0]), mju_max(mju_abs(f[1]-fp[1]), mju_abs(f[2]-fp[2]))) < tol) {
+      if (fabs(f[0]-fp[0]) < tol && fabs(f[1]-fp[1]) < tol && fabs(f[2]-fp[2]) < tol) {
         break;
       }
     }
@@ -161,27 +177,41 @@ static void raisimLocal(mjtNum fstar[3], const mjtNum G[9], const mjtNum Ginv[9]
 }
 
 
-// RaiSim update of contact block k: f, a the block's force and velocity (dim >= 3)
-static void updateContact(mjtNum* f, const mjtNum* a, const mjtNum* G, const mjtNum* mu, int dim,
-                          mjtNum alpha, mjtNum tol) {
-  // round the cone: f_k = s_k f~_k with s_k = mu_k / mu, mu = max(mu_1, mu_2); a direction
-  // without friction (not MuJoCo's case: it clamps mu >= 1e-5) makes the contact frictionless
+// the rounded cone of a contact block: f_k = s_k f~_k with s_k = mu_k / mu, mu = max(mu_1, mu_2)
+// (a direction without friction, not MuJoCo's case: it clamps mu >= 1e-5, makes the contact
+// frictionless), the scaled translational block S G S and its inverse; return mu
+static mjtNum roundCone(mjtNum S[3], mjtNum Gs[9], mjtNum Gsinv[9], const mjtNum* G,
+                        const mjtNum* mu, int dim) {
   mjtNum mub = (mu[0] > 0 && mu[1] > 0) ? mju_max(mu[0], mu[1]) : 0;
-  mjtNum S[3] = {1, mub > 0 ? mu[0]/mub : 0, mub > 0 ? mu[1]/mub : 0};
+  S[0] = 1;
+  S[1] = mub > 0 ? mu[0]/mub : 0;
+  S[2] = mub > 0 ? mu[1]/mub : 0;
+  for (int i=0; i < 3; i++) {
+    for (int j=0; j < 3; j++) {
+      Gs[3*i+j] = S[i] * G[i*dim+j] * S[j];
+    }
+  }
+  acs_invertBlock(Gsinv, Gs, 3);
+  return mub;
+}
 
-  // scaled translational block, and the velocity without the contact's own force
-  mjtNum Gs[9], Gsinv[9], cs[3], fs[3], fold[3];
+
+// RaiSim update of contact block k: f, a the block's force and velocity (dim >= 3); S, Gs, Gsinv
+// its rounded cone (roundCone)
+static void updateContact(mjtNum* f, const mjtNum* a, const mjtNum* G, const mjtNum* mu, int dim,
+                          const mjtNum S[3], const mjtNum Gs[9], const mjtNum Gsinv[9],
+                          mjtNum alpha, mjtNum tol) {
+  mjtNum mub = (mu[0] > 0 && mu[1] > 0) ? mju_max(mu[0], mu[1]) : 0;
+
+  // the velocity without the contact's own force, scaled
+  mjtNum cs[3], fs[3], fold[3];
   for (int i=0; i < 3; i++) {
     mjtNum c = a[i];
     for (int j=0; j < dim; j++) {
       c -= G[i*dim+j] * f[j];
     }
     cs[i] = S[i] * c;
-    for (int j=0; j < 3; j++) {
-      Gs[3*i+j] = S[i] * G[i*dim+j] * S[j];
-    }
   }
-  acs_invertBlock(Gsinv, Gs, 3);
   raisimLocal(fs, Gs, Gsinv, cs, mub, tol);
 
   // relaxed update of the translational part
@@ -204,25 +234,33 @@ static void updateContact(mjtNum* f, const mjtNum* a, const mjtNum* G, const mjt
 }
 
 
-// the driver's contact update; arg: the settings
+// the driver's contact update; arg: the workspace
 static void raisimContact(mjtNum* f, const mjtNum* a, const acsBlocks* b, const acsProblem* p,
                           int k, mjtNum relax, void* arg) {
-  const acsSettings* s = (const acsSettings*)arg;
-  updateContact(f, a, b->G + b->adr[k], p->block_mu + 5*k, p->block_dim[k], relax,
-                s->raisim_bisection_tol);
+  const raisimWork* rw = (const raisimWork*)arg;
+  updateContact(f, a, b->G + b->adr[k], p->block_mu + 5*k, p->block_dim[k], rw->scale + 3*k,
+                rw->Gs + 9*k, rw->Gsinv + 9*k, relax, rw->tol);
 }
 
 
 int acs_raisimSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
                     const acsProblem* p, const acsSettings* s) {
   (void)state;
-  acsSweep gs;
+  raisimWork rw;
   acsArena arena = {work, 0};
-  acs_sweepLayout(&gs, &arena, p);
-  acs_blocksCompute(&gs.blocks, p);
+  raisimLayout(&rw, &arena, p);
+  acsBlocks* B = &rw.sweep.blocks;
+  acs_blocksCompute(B, p);
+  rw.tol = s->raisim_bisection_tol;
+  for (int k=0; k < p->nblock; k++) {
+    if (p->block_type[k] == acsBLOCK_CONTACT && p->block_dim[k] >= 3) {
+      roundCone(rw.scale + 3*k, rw.Gs + 9*k, rw.Gsinv + 9*k, B->G + B->adr[k],
+                p->block_mu + 5*k, p->block_dim[k]);
+    }
+  }
 
   // the NCP criterion ends the iterations (with primal feasibility: RaiSim's iterates can leave
   // the cone); the relaxation decays from raisim_alpha to raisim_alpha_min
-  return acs_gaussSeidel(force, stats, &gs, p, s, acsMODEL_NCP, s->raisim_alpha,
-                         s->raisim_alpha_min, s->raisim_gamma, raisimContact, (void*)s);
+  return acs_gaussSeidel(force, stats, &rw.sweep, p, s, acsMODEL_NCP, s->raisim_alpha,
+                         s->raisim_alpha_min, s->raisim_gamma, raisimContact, &rw);
 }
