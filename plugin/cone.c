@@ -7,7 +7,9 @@
 // Writing lambda = 1 - x_n / t with t = y_n turns the surface condition into one scalar equation
 //   F(t) = ||(c_k y_k(t))|| - t = 0,   t in [max(x_n, 0), ||(c_k x_k)|| + |x_n|],
 // which has one root there (F > 0 at the lower end when x is outside the cone and its polar,
-// F <= 0 at the upper end since 1 + lambda c_k^2 >= 1). Isotropic cones use the closed form.
+// F <= 0 at the upper end since 1 + lambda c_k^2 >= 1), found by Newton's method safeguarded by
+// bisection (a condim-6 contact's cone is anisotropic: bisection alone took about 50 evaluations,
+// a third of a pgs step on dm_control's dog). Isotropic cones use the closed form.
 
 #include "cone.h"
 
@@ -43,20 +45,6 @@ static int coneWeights(mjtNum* c, int* kind, const mjtNum* mu, int dim, int dual
     }
   }
   return isotropic;
-}
-
-
-// ||(c_k y_k)|| over weighted components, y_k = x_k / (1 + lambda c_k^2)
-static mjtNum weightedNorm(const mjtNum* x, const mjtNum* c, const int* kind, int n,
-                           mjtNum lambda) {
-  mjtNum s = 0;
-  for (int k=0; k < n; k++) {
-    if (kind[k] == kWeighted) {
-      mjtNum v = c[k]*x[k] / (1 + lambda*c[k]*c[k]);
-      s += v*v;
-    }
-  }
-  return mju_sqrt(s);
 }
 
 
@@ -161,19 +149,35 @@ void acsu_projectCone(mjtNum* res, const mjtNum* x, const mjtNum* mu, int dim, i
     return;
   }
 
-  // anisotropic: bisection on t = y_n (see the derivation at the top of the file)
+  // anisotropic: the root of F on t = y_n (see the derivation at the top of the file) by Newton's
+  // method kept in a bracket [lo, hi] (F(lo) > 0 >= F(hi)), bisecting when a Newton step leaves
+  // it; F'(t) = N'(lambda) x_n / t^2 - 1 with N the weighted norm and
+  // N'(lambda) = -sum_k v_k^2 c_k^2 / (1 + lambda c_k^2) / N
   mjtNum lo = xn > 0 ? xn : 0;
   mjtNum hi = r + mju_abs(xn);
+  mjtNum t = 0.5*(lo + hi);
   for (int iter=0; iter < 200 && hi - lo > 1e-15*hi; iter++) {
-    mjtNum t = 0.5*(lo + hi);
-    mjtNum F = weightedNorm(xt, c, kind, n, 1 - xn/t) - t;
+    mjtNum lambda = 1 - xn/t, N2 = 0, dN2 = 0;
+    for (int k=0; k < n; k++) {
+      if (kind[k] == kWeighted) {
+        mjtNum den = 1 + lambda*c[k]*c[k], v = c[k]*xt[k] / den;
+        N2 += v*v;
+        dN2 += v*v * c[k]*c[k] / den;
+      }
+    }
+    mjtNum N = mju_sqrt(N2), F = N - t;
     if (F > 0) {
       lo = t;
     } else {
       hi = t;
     }
+    if (mju_abs(F) <= 1e-15*t) {
+      break;
+    }
+    mjtNum dF = (N > 0 ? -dN2 / N : 0) * xn / (t*t) - 1;
+    mjtNum tn = dF != 0 ? t - F / dF : lo;
+    t = (tn > lo && tn < hi) ? tn : 0.5*(lo + hi);
   }
-  mjtNum t = 0.5*(lo + hi);
   mjtNum lambda = 1 - xn/t;
   res[0] = t;
   for (int k=0; k < n; k++) {
