@@ -491,11 +491,7 @@ int acs_gaussSeidel(mjtNum* force, acsStats* stats, acsSweep* gs, const acsProbl
   // the warm start (or zero forces if better), w = M^-1 J' f, a = G f + b and their residuals:
   // done if it already solves the problem
   mjtNum ncp, res;
-  acs_startForces(force, gs->w, gs->a, &ncp, &res, p, model);
-  stats->residual = ncp;
-  stats->niter = 0;
-  stats->nhistory = 0;
-  stats->nfactor = 0;
+  acs_startForces(force, gs->w, gs->a, &ncp, &res, stats, p, model);
   if (res <= s->tolerance) {
     return acsSTATUS_CONVERGED;
   }

@@ -626,11 +626,7 @@ int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* w
 
   // the warm start (or zero forces if better): done if it already solves the problem
   mjtNum resncp, res;
-  int cold = acs_startForces(force, aw.w, aw.a, &resncp, &res, p, model);
-  stats->residual = resncp;
-  stats->niter = 0;
-  stats->nhistory = 0;
-  stats->nfactor = 0;
+  int cold = acs_startForces(force, aw.w, aw.a, &resncp, &res, stats, p, model);
   if (res <= s->tolerance) {
     return acsSTATUS_CONVERGED;
   }

@@ -49,6 +49,7 @@ typedef struct raisimWork_ {
                                   //   cone (3: 1, mu_1 / mu, mu_2 / mu)             (3 nblock)
   mjtNum*  Gs;                    // its scaled translational block S G S        (9 nblock)
   mjtNum*  Gsinv;                 // and that block's inverse                    (9 nblock)
+  mjtNum*  mu;                    // the rounded cone's coefficient (0: frictionless) (nblock)
   mjtNum   tol;                   // the bisection's tolerance
 } raisimWork;
 
@@ -60,6 +61,7 @@ static void raisimLayout(void* work, acsArena* arena, const acsProblem* p) {
   rw->scale = acs_arenaAlloc(arena, 3 * (size_t)p->nblock, sizeof(mjtNum));
   rw->Gs = acs_arenaAlloc(arena, 9 * (size_t)p->nblock, sizeof(mjtNum));
   rw->Gsinv = acs_arenaAlloc(arena, 9 * (size_t)p->nblock, sizeof(mjtNum));
+  rw->mu = acs_arenaAlloc(arena, p->nblock, sizeof(mjtNum));
 }
 
 
@@ -196,13 +198,11 @@ static mjtNum roundCone(mjtNum S[3], mjtNum Gs[9], mjtNum Gsinv[9], const mjtNum
 }
 
 
-// RaiSim update of contact block k: f, a the block's force and velocity (dim >= 3); S, Gs, Gsinv
-// its rounded cone (roundCone)
+// RaiSim update of contact block k: f, a the block's force and velocity (dim >= 3); S, Gs, Gsinv,
+// mub its rounded cone (roundCone)
 static void updateContact(mjtNum* f, const mjtNum* a, const mjtNum* G, const mjtNum* mu, int dim,
                           const mjtNum S[3], const mjtNum Gs[9], const mjtNum Gsinv[9],
-                          mjtNum alpha, mjtNum tol) {
-  mjtNum mub = (mu[0] > 0 && mu[1] > 0) ? mju_max(mu[0], mu[1]) : 0;
-
+                          mjtNum mub, mjtNum alpha, mjtNum tol) {
   // the velocity without the contact's own force, scaled
   mjtNum cs[3], fs[3], fold[3];
   for (int i=0; i < 3; i++) {
@@ -239,7 +239,7 @@ static void raisimContact(mjtNum* f, const mjtNum* a, const acsBlocks* b, const 
                           int k, mjtNum relax, void* arg) {
   const raisimWork* rw = (const raisimWork*)arg;
   updateContact(f, a, b->G + b->adr[k], p->block_mu + 5*k, p->block_dim[k], rw->scale + 3*k,
-                rw->Gs + 9*k, rw->Gsinv + 9*k, relax, rw->tol);
+                rw->Gs + 9*k, rw->Gsinv + 9*k, rw->mu[k], relax, rw->tol);
 }
 
 
@@ -254,8 +254,8 @@ int acs_raisimSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void*
   rw.tol = s->raisim_bisection_tol;
   for (int k=0; k < p->nblock; k++) {
     if (p->block_type[k] == acsBLOCK_CONTACT && p->block_dim[k] >= 3) {
-      roundCone(rw.scale + 3*k, rw.Gs + 9*k, rw.Gsinv + 9*k, B->G + B->adr[k],
-                p->block_mu + 5*k, p->block_dim[k]);
+      rw.mu[k] = roundCone(rw.scale + 3*k, rw.Gs + 9*k, rw.Gsinv + 9*k, B->G + B->adr[k],
+                           p->block_mu + 5*k, p->block_dim[k]);
     }
   }
 

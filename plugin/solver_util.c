@@ -159,7 +159,7 @@ mjtNum acs_ccpObjective(const acsProblem* p, const mjtNum* f, const mjtNum* a) {
 
 
 int acs_startForces(mjtNum* force, mjtNum* w, mjtNum* a, mjtNum* resncp, mjtNum* res,
-                    const acsProblem* p, int model) {
+                    acsStats* stats, const acsProblem* p, int model) {
   acs_projectFeasible(force, p, model);
   acs_mulYT(w, p, force);
   acs_velocity(a, p, w, force);
@@ -188,6 +188,10 @@ int acs_startForces(mjtNum* force, mjtNum* w, mjtNum* a, mjtNum* resncp, mjtNum*
   }
   *resncp = acs_residual(p, force, a, acsMODEL_NCP);
   *res = model == acsMODEL_NCP ? *resncp : acs_residual(p, force, a, model);
+  stats->residual = *resncp;
+  stats->niter = 0;
+  stats->nhistory = 0;
+  stats->nfactor = 0;
   return cold;
 }
 

@@ -75,9 +75,10 @@ mjtNum acs_ccpObjective(const acsProblem* p, const mjtNum* f, const mjtNum* a);
 // a change of contact set can hold internal forces that no longer balance (ccp-admm's residual
 // 7e8 on the 1000:1 stack after a change of its contact count), and a solve must never start
 // worse than a cold one. Output: force, w = M^-1 J' f (nv), a = G f + b (nefc), the NCP residual
-// and the law's of the start. Return 1 if the warm start was replaced by zero forces.
+// and the law's of the start; stats start the solve (the residual of the start, no iteration,
+// history or factorization). Return 1 if the warm start was replaced by zero forces.
 int acs_startForces(mjtNum* force, mjtNum* w, mjtNum* a, mjtNum* resncp, mjtNum* res,
-                    const acsProblem* p, int model);
+                    acsStats* stats, const acsProblem* p, int model);
 
 
 //---------------------------------- block Gauss-Seidel --------------------------------------------
