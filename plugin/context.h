@@ -70,13 +70,16 @@ struct acsContext_ {
   acsBuffer force;                // solution (and warm start) in acs layout
   acsBuffer scratch;              // metrics scratch (nv + 2 nefc)
 
-  // sparse values
+  // sparse values; Y_* hold the rows of B = D^-1/2 L^-T J' (the dual solvers' factor of G)
   acsBuffer J_colind, J, Y_colind, Y;
 
   // per dof and per tree
   acsBuffer dofvec;               // dense dof vectors, one per row of a block (6 nv)
   acsBuffer dof_list;             // dof list (nv)
   acsBuffer dof_mark;             // dof marks (nv) int
+  acsBuffer dof_anc;              // a block's dofs and their ancestors, ascending: the column
+                                  //   pattern of its rows of B (nv) int
+  acsBuffer dof_sdinv;            // D^-1/2 of the step's factor L'DL (nv)
   acsBuffer tree_mark;            // tree marks (ntree) int
   acsBuffer tree_list;            // trees of a block (ntree) int
   acsBuffer tree_rows;            // trees that MuJoCo's constraint rows touch (ntree) int

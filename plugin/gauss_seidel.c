@@ -430,7 +430,7 @@ static int solveIsland(mjtNum* force, int* niter, mjtNum* last, acsStats* stats,
   int gap = kSubspaceGap;         // sweeps to the next one after a step kept
   int tried = 0;                  // steps tried
   for (int iter=0; ; iter++) {
-    // sweep, w = M^-1 J' f kept current
+    // sweep, w = Y' f (B' f) kept current
     for (int j=0; j < is->nblock; j++) {
       int k = is->block[j], dim = p->block_dim[k], adr = p->block_adr[k];
       acsASSERT(dim >= 1 && dim <= 6);   // acs_checkProblem and the assembly guarantee it
@@ -488,7 +488,7 @@ static int solveIsland(mjtNum* force, int* niter, mjtNum* last, acsStats* stats,
 int acs_gaussSeidel(mjtNum* force, acsStats* stats, acsSweep* gs, const acsProblem* p,
                     const acsSettings* s, int model, mjtNum relax, mjtNum relax_min,
                     mjtNum gamma, acsfContactUpdate update, void* arg) {
-  // the warm start (or zero forces if better), w = M^-1 J' f, a = G f + b and their residuals:
+  // the warm start (or zero forces if better), w = Y' f (B' f), a = G f + b and their residuals:
   // done if it already solves the problem
   mjtNum ncp, res;
   acs_startForces(force, gs->w, gs->a, &ncp, &res, stats, p, model);

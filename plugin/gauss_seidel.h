@@ -17,7 +17,7 @@ typedef void (*acsfContactUpdate)(mjtNum* f, const mjtNum* a, const acsBlocks* b
                                   const acsProblem* p, int k, mjtNum relax, void* arg);
 
 typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
-  mjtNum* w;                      // M^-1 J' f                                   (nv)
+  mjtNum* w;                      // Y' f, or B' f (factor space)                (nv)
   mjtNum* a;                      // G f + b                                     (nefc)
   mjtNum* fprev;                  // force before the sweep                      (nefc)
   acsBlocks blocks;               // diagonal blocks and their inverses

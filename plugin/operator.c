@@ -1,7 +1,8 @@
 // Copyright 2026 The acs authors.
 //
 // The operator of a contact problem, G = J M^-1 J' + diag(R), applied through the sparse rows of J
-// and Y = (M^-1 J')' (see acsProblem), so nothing forms a dense nefc x nefc matrix; and the check
+// and Y = (M^-1 J')', or of the factor-space B (G = B B', see acsProblem), so nothing forms a dense
+// nefc x nefc matrix; and the check
 // that a problem is well formed (sizes, addresses, columns, finite values), which every entry
 // point runs before it reads one.
 
@@ -17,11 +18,9 @@
 //---------------------------------- Delassus operations -------------------------------------------
 
 mjtNum acs_delassus(const acsProblem* p, int i, int j) {
-  const int* ci = p->J_colind + p->J_rowadr[i];
-  const mjtNum* vi = p->J + p->J_rowadr[i];
-  const int* cj = p->Y_colind + p->Y_rowadr[j];
-  const mjtNum* vj = p->Y + p->Y_rowadr[j];
-  int ni = p->J_rownnz[i], nj = p->Y_rownnz[j];
+  const int *ci, *cj;
+  const mjtNum *vi, *vj;
+  int ni = acs_rowL(&ci, &vi, p, i), nj = acs_rowR(&cj, &vj, p, j);
   mjtNum s = 0;
   int a = 0, b = 0;
   while (a < ni && b < nj) {
@@ -55,19 +54,19 @@ void acs_delassusRows(mjtNum* H, const acsProblem* p, const int* rows, int n, co
                       mjtNum* scratch) {
   mju_zero(scratch, p->nv);
   for (int b=0; b < n; b++) {
-    // row rows[b] of Y, scattered
-    const int* cb = p->Y_colind + p->Y_rowadr[rows[b]];
-    const mjtNum* yb = p->Y + p->Y_rowadr[rows[b]];
-    int nb = p->Y_rownnz[rows[b]];
+    // right row rows[b], scattered
+    const int* cb;
+    const mjtNum* yb;
+    int nb = acs_rowR(&cb, &yb, p, rows[b]);
     for (int c=0; c < nb; c++) {
       scratch[cb[c]] = yb[c];
     }
 
-    // its products with rows a >= b of J
+    // its products with left rows a >= b
     for (int a=b; a < n; a++) {
-      const int* ca = p->J_colind + p->J_rowadr[rows[a]];
-      const mjtNum* ja = p->J + p->J_rowadr[rows[a]];
-      int na = p->J_rownnz[rows[a]];
+      const int* ca;
+      const mjtNum* ja;
+      int na = acs_rowL(&ca, &ja, p, rows[a]);
       mjtNum g = 0;
       for (int c=0; c < na; c++) {
         g += ja[c] * scratch[ca[c]];
@@ -90,9 +89,9 @@ void acs_mulYT(mjtNum* w, const acsProblem* p, const mjtNum* f) {
     if (f[r] == 0) {
       continue;
     }
-    const int* col = p->Y_colind + p->Y_rowadr[r];
-    const mjtNum* y = p->Y + p->Y_rowadr[r];
-    int n = p->Y_rownnz[r];
+    const int* col;
+    const mjtNum* y;
+    int n = acs_rowR(&col, &y, p, r);
     for (int i=0; i < n; i++) {
       w[col[i]] += y[i] * f[r];
     }
@@ -106,9 +105,9 @@ void acs_addYTBlock(mjtNum* w, const acsProblem* p, int k, const mjtNum* df) {
     if (df[r] == 0) {
       continue;
     }
-    const int* col = p->Y_colind + p->Y_rowadr[adr+r];
-    const mjtNum* y = p->Y + p->Y_rowadr[adr+r];
-    int n = p->Y_rownnz[adr+r];
+    const int* col;
+    const mjtNum* y;
+    int n = acs_rowR(&col, &y, p, adr+r);
     for (int i=0; i < n; i++) {
       w[col[i]] += y[i] * df[r];
     }
@@ -116,11 +115,11 @@ void acs_addYTBlock(mjtNum* w, const acsProblem* p, int k, const mjtNum* df) {
 }
 
 
-// J_r . w + b_r + R_r f_r
+// J_r . w + b_r + R_r f_r (B_r . w with B)
 static inline mjtNum rowVelocity(const acsProblem* p, int r, const mjtNum* w, const mjtNum* f) {
-  const int* col = p->J_colind + p->J_rowadr[r];
-  const mjtNum* j = p->J + p->J_rowadr[r];
-  int n = p->J_rownnz[r];
+  const int* col;
+  const mjtNum* j;
+  int n = acs_rowL(&col, &j, p, r);
   mjtNum s = p->b[r];
   for (int i=0; i < n; i++) {
     s += j[i] * w[col[i]];
@@ -333,7 +332,9 @@ int acs_checkProblem(const acsProblem* p, char* error, int error_sz) {
       checkSparse(p->J_rownnz, p->J_rowadr, p->J_colind, p->J, p->nnzJ, p->nefc, p->nv, "J",
                   error, error_sz) ||
       (p->Y && checkSparse(p->Y_rownnz, p->Y_rowadr, p->Y_colind, p->Y, p->nnzY, p->nefc,
-                           p->nv, "Y", error, error_sz))) {
+                           p->nv, "Y", error, error_sz)) ||
+      (p->B && checkSparse(p->B_rownnz, p->B_rowadr, p->B_colind, p->B, p->nnzB, p->nefc,
+                           p->nv, "B", error, error_sz))) {
     return -1;
   }
 
@@ -356,8 +357,9 @@ int acs_checkProblem(const acsProblem* p, char* error, int error_sz) {
 
 int acs_checkProblemFor(const acsProblem* p, int primal, char* error, int error_sz) {
   if (!primal) {
-    if (p->nefc > 0 && !p->Y) {
-      acs_formatError(error, error_sz, "Y (M^-1 J' by rows) must be given for this solver");
+    if (p->nefc > 0 && !p->Y && !p->B) {
+      acs_formatError(error, error_sz, "Y (M^-1 J' by rows) or B (D^-1/2 L^-T J' by rows) must "
+                      "be given for this solver");
       return -1;
     }
     return 0;

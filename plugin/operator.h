@@ -9,7 +9,7 @@
 #include <mujoco/mujoco.h>
 #include <acs/acs_types.h>
 
-// Check what a solver needs beyond acs_checkProblem: Y (dual solvers, primal = 0), or the mass
+// Check what a solver needs beyond acs_checkProblem: Y or B (dual solvers, primal = 0), or the mass
 // matrix in MuJoCo's sparse layout and vel, vfree, pos (lagged, similar: primal = 1).
 // Return 0, or -1 with a message.
 int acs_checkProblemFor(const acsProblem* p, int primal, char* error, int error_sz);
@@ -17,25 +17,51 @@ int acs_checkProblemFor(const acsProblem* p, int primal, char* error, int error_
 
 //---------------------------------- Delassus operations -------------------------------------------
 
-// sparse dot product of row i of J with row j of Y (both column-sorted): G_ij without R
+// G = L R' + diag(R) by sparse rows: the left factor L is B if the problem has it, else J; the
+// right one is B, else Y. Row r of either: its entries in *col, *val, their count returned
+static inline int acs_rowL(const int** col, const mjtNum** val, const acsProblem* p, int r) {
+  if (p->B) {
+    *col = p->B_colind + p->B_rowadr[r];
+    *val = p->B + p->B_rowadr[r];
+    return p->B_rownnz[r];
+  }
+  *col = p->J_colind + p->J_rowadr[r];
+  *val = p->J + p->J_rowadr[r];
+  return p->J_rownnz[r];
+}
+
+static inline int acs_rowR(const int** col, const mjtNum** val, const acsProblem* p, int r) {
+  if (p->B) {
+    *col = p->B_colind + p->B_rowadr[r];
+    *val = p->B + p->B_rowadr[r];
+    return p->B_rownnz[r];
+  }
+  *col = p->Y_colind + p->Y_rowadr[r];
+  *val = p->Y + p->Y_rowadr[r];
+  return p->Y_rownnz[r];
+}
+
+
+// sparse dot product of row i of the left factor with row j of the right one (both column-sorted):
+// G_ij without R
 mjtNum acs_delassus(const acsProblem* p, int i, int j);
 
 // dense diagonal block of block k: G_kk + diag(R) (dim x dim, row-major)
 void acs_blockDelassus(mjtNum* G, const acsProblem* p, int k);
 
 // dense G_FF + diag(R_F) of the rows rows[0..n) (n x n, row-major), scaled D (G_FF + R_F) D by
-// the row scales d (nefc; NULL: none): each row of Y scattered into scratch (nv, left zero) and
-// dotted with the rows of J, faster than n^2 / 2 sparse merges
+// the row scales d (nefc; NULL: none): each right row scattered into scratch (nv, left zero) and
+// dotted with the left rows, faster than n^2 / 2 sparse merges
 void acs_delassusRows(mjtNum* H, const acsProblem* p, const int* rows, int n, const mjtNum* d,
                       mjtNum* scratch);
 
-// w = Y' f (nv)
+// w = Y' f (nv; B' f when the problem has B: w then lives in factor space)
 void acs_mulYT(mjtNum* w, const acsProblem* p, const mjtNum* f);
 
-// w += Y_r' df over the rows of block k
+// w += Y_r' df over the rows of block k (B_r' df)
 void acs_addYTBlock(mjtNum* w, const acsProblem* p, int k, const mjtNum* df);
 
-// a = J w + b + R f over all rows (a: nefc)
+// a = J w + b + R f over all rows (a: nefc; B w with B)
 void acs_velocity(mjtNum* a, const acsProblem* p, const mjtNum* w, const mjtNum* f);
 
 // a = J w + b + R f over the rows of block k (a: dim)

@@ -58,13 +58,23 @@ static mjtNum stateEnergy(const mjModel* m, mjData* d) {
 
 // metrics of the forces in ctx->force for the problem in ctx->problem; their velocity
 // a = G f + b comes from MuJoCo's qacc = qacc_smooth + M^-1 J' f: J (qacc - qacc_smooth) + b
-// (damped Euler: the step integrates with M + hB, so (M + hB)^-1 qfrc_constraint)
+// (damped Euler: the step integrates with M + hB, so (M + hB)^-1 qfrc_constraint; a problem in
+// factor space: B D^-1/2 L^-T qfrc_constraint with the step's factor)
 static void evaluate(acsContext* ctx, const mjModel* m, mjData* d) {
   const acsProblem* p = &ctx->problem;
   mjtNum* w = acsBUF(ctx, scratch, mjtNum);
   mjtNum* a = w + p->nv;
   const mjtNum* force = acsBUF(ctx, force, mjtNum);
-  if (ctx->damped) {
+  if (p->B) {
+    // the problem's rows are B = D^-1/2 L^-T J': w = D^-1/2 L^-T qfrc_constraint, so that B w =
+    // J (step matrix)^-1 qfrc_constraint
+    const mjtNum *qLD, *qLDiagInv;
+    acs_mjStepFactor(&qLD, &qLDiagInv, m, d);
+    qLD = ctx->damped ? acsBUF(ctx, Hfac, mjtNum) : qLD;
+    mju_copy(w, d->qfrc_constraint, p->nv);
+    acs_halfSolveLD(w, m->M_rownnz, m->M_rowadr, m->M_colind, qLD,
+                    acsBUF(ctx, dof_sdinv, mjtNum), NULL, p->nv);
+  } else if (ctx->damped) {
     mju_copy(w, d->qfrc_constraint, p->nv);
     acs_solveLD(w, m->M_rownnz, m->M_rowadr, m->M_colind, acsBUF(ctx, Hfac, mjtNum),
                 acsBUF(ctx, Hdinv, mjtNum), 0, p->nv);
@@ -114,7 +124,7 @@ static void measure(acsContext* ctx, const mjModel* m, mjData* d, int problem) {
 }
 
 
-// does the context's solver (or its settings) use Y = M^-1 J': the dual solvers (a contact law
+// does the context's solver (or its settings) use G (the rows of B): the dual solvers (a contact law
 // other than the compliant potentials; native has none), and compliance
 static int needsY(const acsContext* ctx) {
   int model = acs_solverModel(ctx->settings.solver);

@@ -27,8 +27,9 @@
 // The cap max_correction keeps a deep overlap (an initial interpenetration, a model whose geoms
 // overlap in every pose) from being pushed apart at a speed the joints can only produce with huge
 // velocities: it acts on penetrations above max_correction h / baumgarte (1 cm at 2 ms).
-// Y = M^-1 J' is computed per kinematic tree with MuJoCo's factor qLD (trees are independent in
-// M), so a row costs the size of the trees it touches, not nv.
+// For the dual solvers the rows of B = D^-1/2 L^-T J' (M = L'DL, MuJoCo's factor qLD) give
+// G = J M^-1 J' = B B': L^-T moves a row's entries to the ancestors of its dofs only, so a row of B
+// covers its dofs' chains to the root, where M^-1 J' would cover its whole trees.
 
 #include "problem.h"
 
@@ -175,7 +176,8 @@ typedef struct {
   int           pyrcontact;       // a pyramidal contact with friction: rows to decode
   const mjtNum* mu;               // contact friction, NULL otherwise
   int           ntr;              // the trees it touches (tree_list)
-  int           nJpat, nYpat;     // its column pattern (dof_list), the dofs of its trees
+  int           nJpat, nBpat;     // its column pattern (dof_list), with the dofs' ancestors
+                                  //   (dof_anc: the pattern of its rows of B)
   mjtNum        v0[6];            // the velocity of its rows at the start of the step
   int           keep[6], nkeep;   // the rows kept (some act on no dof)
   mjtNum        phi;              // signed distance (contacts, limits)
@@ -214,6 +216,8 @@ static int reserveBuffers(acsContext* ctx, int nmax, int nv, int ntree) {
       acs_bufferReserve(&ctx->mem, &ctx->dofvec, nv > 0 ? 6*nv : 1, sizeof(mjtNum)) ||
       acs_bufferReserve(&ctx->mem, &ctx->dof_list, nv > 0 ? nv : 1, sizeof(int)) ||
       acs_bufferReserve(&ctx->mem, &ctx->dof_mark, nv > 0 ? nv : 1, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->dof_anc, nv > 0 ? nv : 1, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->dof_sdinv, nv > 0 ? nv : 1, sizeof(mjtNum)) ||
       acs_bufferReserve(&ctx->mem, &ctx->tree_mark, ntree > 0 ? ntree : 1, sizeof(int)) ||
       acs_bufferReserve(&ctx->mem, &ctx->tree_list, ntree > 0 ? ntree : 1, sizeof(int)) ||
       acs_bufferReserve(&ctx->mem, &ctx->tree_parent, ntree > 0 ? ntree : 1, sizeof(int)) ||
@@ -317,11 +321,10 @@ static void blockPattern(assembly* as, blockAsm* blk) {
     trees[c] = t;
   }
 
-  // the block's dofs in order (its column pattern), and the dofs of its trees
-  int nJpat = 0, nYpat = 0;
+  // the block's dofs in order (its column pattern)
+  int nJpat = 0;
   for (int a=0; a < ntr; a++) {
     int adr = m->tree_dofadr[trees[a]], num = m->tree_dofnum[trees[a]];
-    nYpat += num;
     for (int dof=adr; dof < adr+num; dof++) {
       if (dofmark[dof] == stamp) {
         pat[nJpat++] = dof;
@@ -330,7 +333,28 @@ static void blockPattern(assembly* as, blockAsm* blk) {
   }
   blk->ntr = ntr;
   blk->nJpat = nJpat;
-  blk->nYpat = nYpat;
+  blk->nBpat = 0;
+  if (!as->flg_Y) {
+    return;
+  }
+
+  // with their ancestors: the pattern of the rows of B (a walk up from each dof stops at a marked
+  // dof, whose own walk, or the one that marked it, covers the rest)
+  int* anc = acsBUF(ctx, dof_anc, int);
+  for (int c=0; c < nJpat; c++) {
+    for (int dof=m->dof_parentid[pat[c]]; dof >= 0 && dofmark[dof] != stamp;
+         dof=m->dof_parentid[dof]) {
+      dofmark[dof] = stamp;
+    }
+  }
+  for (int a=0; a < ntr; a++) {
+    int adr = m->tree_dofadr[trees[a]], num = m->tree_dofnum[trees[a]];
+    for (int dof=adr; dof < adr+num; dof++) {
+      if (dofmark[dof] == stamp) {
+        anc[blk->nBpat++] = dof;
+      }
+    }
+  }
 }
 
 
@@ -456,7 +480,7 @@ static int recordBlock(assembly* as, blockAsm* blk) {
 }
 
 
-// step 7: the block's rows: sparse J and Y = M^-1 J', the biased free acceleration b (with the
+// step 7: the block's rows: sparse J and B = D^-1/2 L^-T J', the biased free acceleration b (with the
 // stabilization velocity v*: penetration recovery, restitution, equality violation), the
 // compliance R, the velocities and the violation of each row. -1 when out of memory
 static int storeRows(assembly* as, blockAsm* blk) {
@@ -465,14 +489,14 @@ static int storeRows(assembly* as, blockAsm* blk) {
   const mjData* d = as->d;
   const acsSettings* s = as->s;
   int nv = as->nv, flg_Y = as->flg_Y, nkeep = blk->nkeep, nJpat = blk->nJpat;
-  int nYpat = blk->nYpat, i = blk->i, btype = blk->btype;
+  int nBpat = blk->nBpat, i = blk->i, btype = blk->btype;
   mjtNum h = as->h, phi = blk->phi;
   mjtNum* X = acsBUF(ctx, dofvec, mjtNum);
   const int* pat = acsBUF(ctx, dof_list, int);
-  const int* trees = acsBUF(ctx, tree_list, int);
+  const int* anc = acsBUF(ctx, dof_anc, int);
 
   // sparse storage for the block's rows
-  int nYblock = flg_Y ? nkeep*nYpat : 1;
+  int nYblock = flg_Y ? nkeep*nBpat : 1;
   if (acs_bufferReserve(&ctx->mem, &ctx->J_colind, as->nnzJ + nkeep*nJpat, sizeof(int)) ||
       acs_bufferReserve(&ctx->mem, &ctx->J, as->nnzJ + nkeep*nJpat, sizeof(mjtNum)) ||
       acs_bufferReserve(&ctx->mem, &ctx->Y_colind, as->nnzY + nYblock, sizeof(int)) ||
@@ -508,13 +532,12 @@ static int storeRows(assembly* as, blockAsm* blk) {
     }
   }
 
-  // Y rows: M^-1 J' on each tree (only for the solvers and settings that use it)
+  // B rows: D^-1/2 L^-T J' on the dofs and their ancestors (only for the solvers and settings
+  // that use them)
   if (flg_Y) {
     for (int q=0; q < nkeep; q++) {
-      for (int a=0; a < blk->ntr; a++) {
-        acs_solveLD(X + (size_t)blk->keep[q]*nv, m->M_rownnz, m->M_rowadr, m->M_colind,
-                    as->qLD, as->qLDiagInv, m->tree_dofadr[trees[a]], m->tree_dofnum[trees[a]]);
-      }
+      acs_halfSolveLD(X + (size_t)blk->keep[q]*nv, m->M_rownnz, m->M_rowadr, m->M_colind,
+                      as->qLD, acsBUF(ctx, dof_sdinv, mjtNum), anc, nBpat);
     }
   }
   mjtNum* b = acsBUF(ctx, b, mjtNum);
@@ -528,18 +551,12 @@ static int storeRows(assembly* as, blockAsm* blk) {
     int row = as->nrow + q, r = blk->keep[q];
     mjtNum Gdiag = 0;
     Y_rowadr[row] = as->nnzY;
-    Y_rownnz[row] = flg_Y ? nYpat : 0;
-    if (flg_Y) {
-      for (int a=0; a < blk->ntr; a++) {
-        int adr = m->tree_dofadr[trees[a]], num = m->tree_dofnum[trees[a]];
-        for (int dof=adr; dof < adr+num; dof++) {
-          Y_colind[as->nnzY] = dof;
-          Y[as->nnzY++] = X[(size_t)r*nv + dof];
-        }
-      }
-      for (int c=J_rowadr[row]; c < J_rowadr[row] + nJpat; c++) {
-        Gdiag += J[c] * X[(size_t)r*nv + J_colind[c]];
-      }
+    Y_rownnz[row] = flg_Y ? nBpat : 0;
+    for (int c=0; flg_Y && c < nBpat; c++) {
+      mjtNum val = X[(size_t)r*nv + anc[c]];
+      Y_colind[as->nnzY] = anc[c];
+      Y[as->nnzY++] = val;
+      Gdiag += val * val;
     }
 
     // bias velocity of this row
@@ -644,12 +661,12 @@ static int pointProblem(assembly* as, int nisland) {
   p->J_rowadr = acsBUF(ctx, J_rowadr, int);
   p->J_colind = acsBUF(ctx, J_colind, int);
   p->J = acsBUF(ctx, J, mjtNum);
-  p->Y_rownnz = flg_Y ? acsBUF(ctx, Y_rownnz, int) : NULL;
-  p->Y_rowadr = flg_Y ? acsBUF(ctx, Y_rowadr, int) : NULL;
-  p->Y_colind = flg_Y ? acsBUF(ctx, Y_colind, int) : NULL;
-  p->Y = flg_Y ? acsBUF(ctx, Y, mjtNum) : NULL;
+  p->B_rownnz = flg_Y ? acsBUF(ctx, Y_rownnz, int) : NULL;
+  p->B_rowadr = flg_Y ? acsBUF(ctx, Y_rowadr, int) : NULL;
+  p->B_colind = flg_Y ? acsBUF(ctx, Y_colind, int) : NULL;
+  p->B = flg_Y ? acsBUF(ctx, Y, mjtNum) : NULL;
   p->nnzJ = as->nnzJ;
-  p->nnzY = as->nnzY;
+  p->nnzB = as->nnzY;
   p->nnzM = (int)m->nC;
   p->M_rownnz = m->M_rownnz;
   p->M_rowadr = m->M_rowadr;
@@ -723,6 +740,12 @@ static int buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y)
   int nefc_mj = d->nefc, ntree = m->ntree;
   if (reserveBuffers(ctx, nefc_mj > 0 ? nefc_mj : 1, m->nv, ntree)) {
     return -1;
+  }
+  if (flg_Y) {
+    mjtNum* sdinv = acsBUF(ctx, dof_sdinv, mjtNum);
+    for (int i=0; i < m->nv; i++) {
+      sdinv[i] = mju_sqrt(as.qLDiagInv[i]);
+    }
   }
   int* parent = acsBUF(ctx, tree_parent, int);
   memset(acsBUF(ctx, tree_rows, int), 0, (ntree > 0 ? ntree : 1) * sizeof(int));

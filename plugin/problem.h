@@ -12,7 +12,8 @@
 
 // Build ctx->problem from d after mj_fwdAcceleration (or after MuJoCo's constraint stage): every
 // efc row, grouped into blocks, contacts in the contact frame (normal first) whatever the cone;
-// J as sparse rows, and Y = (M^-1 J')' if flg_Y (the dual solvers; the compliance needs it too);
+// J as sparse rows, and if flg_Y the factor-space rows B = D^-1/2 L^-T J' (G = B B': the dual
+// solvers; the compliance needs it too);
 // b = J (qvel / h + qacc_smooth) - v* / h with v* the Baumgarte and restitution bias;
 // R = compliance * diag(G). A speculative contact's distance is its true gap (mj_geomDistance
 // uses d's stack). Return 0, or -1 if out of memory.

@@ -215,19 +215,21 @@ static void islandMatvec(mjtNum* out, admmWork* aw, const acsProblem* p, int i, 
   mjtNum* w = aw->wz;
   for (int r=0; r < n; r++) {
     int row = rows[r];
-    const int* col = p->Y_colind + p->Y_rowadr[row];
-    const mjtNum* y = p->Y + p->Y_rowadr[row];
+    const int* col;
+    const mjtNum* y;
+    int ny = acs_rowR(&col, &y, p, row);
     mjtNum u = aw->d[row] * v[row];
-    for (int j=0; j < p->Y_rownnz[row]; j++) {
+    for (int j=0; j < ny; j++) {
       w[col[j]] += y[j] * u;
     }
   }
   for (int r=0; r < n; r++) {
     int row = rows[r];
-    const int* col = p->J_colind + p->J_rowadr[row];
-    const mjtNum* J = p->J + p->J_rowadr[row];
+    const int* col;
+    const mjtNum* J;
+    int nj = acs_rowL(&col, &J, p, row);
     mjtNum sum = 0;
-    for (int j=0; j < p->J_rownnz[row]; j++) {
+    for (int j=0; j < nj; j++) {
       sum += J[j] * w[col[j]];
     }
     mjtNum dr = aw->d[row];
@@ -236,8 +238,10 @@ static void islandMatvec(mjtNum* out, admmWork* aw, const acsProblem* p, int i, 
   // clear the dof vector where the island's rows wrote
   for (int r=0; r < n; r++) {
     int row = rows[r];
-    const int* col = p->Y_colind + p->Y_rowadr[row];
-    for (int j=0; j < p->Y_rownnz[row]; j++) {
+    const int* col;
+    const mjtNum* y;
+    int ny = acs_rowR(&col, &y, p, row);
+    for (int j=0; j < ny; j++) {
       w[col[j]] = 0;
     }
   }
@@ -251,7 +255,7 @@ typedef struct {
   int        n;
   const int* blocks;              // its blocks                               (nb)
   int        nb;
-  int        nnzY;                // nonzeros of its rows of Y
+  int        nnzY;                // nonzeros of its rows of Y (or B)
 } admmIsland;
 
 
@@ -425,7 +429,7 @@ static void startIterates(admmWork* aw, const acsProblem* p, const admmIsland* i
 }
 
 
-// the island's forces f: w = M^-1 J' f on the island's dofs (computed afresh: updates summed
+// the island's forces f: w = M^-1 J' f (B' f) on the island's dofs (computed afresh: updates summed
 // over the iterations would carry their rounding, and on the 1000:1 stack that rounding is above
 // the tolerance), a = G f + b on its rows, their NCP residual and the law model's
 static void islandVelocity(mjtNum* ncp, mjtNum* res, admmWork* aw, const acsProblem* p,
@@ -435,8 +439,10 @@ static void islandVelocity(mjtNum* ncp, mjtNum* res, admmWork* aw, const acsProb
   } else {
     for (int j=0; j < is->n; j++) {
       int r = is->rows[j];
-      const int* col = p->Y_colind + p->Y_rowadr[r];
-      for (int c=0; c < p->Y_rownnz[r]; c++) {
+      const int* col;
+      const mjtNum* y;
+      int ny = acs_rowR(&col, &y, p, r);
+      for (int c=0; c < ny; c++) {
         aw->w[col[c]] = 0;
       }
     }
@@ -640,7 +646,9 @@ int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* w
                      aw.island_block + aw.island_bstart[i],
                      aw.island_bstart[i+1] - aw.island_bstart[i], 0};
     for (int j=0; j < is.n; j++) {
-      is.nnzY += p->Y_rownnz[is.rows[j]];
+      const int* col;
+      const mjtNum* y;
+      is.nnzY += acs_rowR(&col, &y, p, is.rows[j]);
     }
     int niter;
     mjtNum last, rho;

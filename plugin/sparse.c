@@ -2,7 +2,8 @@
 //
 // Factors and solves in MuJoCo's sparse mass-matrix layout: the factor L'DL of M (or of the step's
 // matrix: the discrete integrator's, the damped Euler step's), used by the problem's assembly
-// (Y = M^-1 J') and by the compliant solvers' Newton steps (their Hessian in M's pattern).
+// (the rows of B = D^-1/2 L^-T J') and by the compliant solvers' Newton steps (their Hessian in
+// M's pattern).
 
 #include "sparse.h"
 
@@ -40,6 +41,29 @@ void acs_solveLD(mjtNum* x, const int* rownnz, const int* rowadr, const int* col
       }
       x[i] -= s;
     }
+  }
+}
+
+
+void acs_halfSolveLD(mjtNum* x, const int* rownnz, const int* rowadr, const int* colind,
+                     const mjtNum* L, const mjtNum* sdinv, const int* pat, int npat) {
+  // x <- L^-T x, descendants first
+  for (int q=npat-1; q >= 0; q--) {
+    int i = pat ? pat[q] : q;
+    mjtNum xi = x[i];
+    if (rownnz[i] == 1 || xi == 0) {
+      continue;
+    }
+    int start = rowadr[i], stop = rowadr[i] + rownnz[i] - 1;
+    for (int k=start; k < stop; k++) {
+      x[colind[k]] -= L[k] * xi;
+    }
+  }
+
+  // x <- D^-1/2 x
+  for (int q=0; q < npat; q++) {
+    int i = pat ? pat[q] : q;
+    x[i] *= sdinv[i];
   }
 }
 

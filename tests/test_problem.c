@@ -13,6 +13,7 @@
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
 #include "context.h"
+#include "operator.h"
 #include "test_util.h"
 
 #define R_BALL 0.1
@@ -163,11 +164,134 @@ static void testCompliance(void) {
 }
 
 
+// row r of J, dense (nv)
+static void denseJ(mjtNum* out, const acsProblem* p, int r) {
+  mju_zero(out, p->nv);
+  for (int i=0; i < p->J_rownnz[r]; i++) {
+    out[p->J_colind[p->J_rowadr[r] + i]] = p->J[p->J_rowadr[r] + i];
+  }
+}
+
+
+static void testFactorRows(void) {
+  // the dual solvers' rows B = D^-1/2 L^-T J' give G = B B' = J H^-1 J' with H the step's matrix
+  // (the problem's M: M + hB under damped Euler, M under implicitfast), checked entry by entry
+  // against a dense Cholesky solve on the lying humanoid (contacts, limits, two integrators);
+  // 1e-10 relative to sqrt(G_ii G_jj): both sides are rounding of nv-term eliminations on a matrix
+  // of condition ~1e5 (1e-16 x 1e5 x nv = 3e-10 in the worst case, 1e-13 seen). Then the forces
+  // solved with B meet the tolerance on the same problem stated with J and dense Y = H^-1 J' (the
+  // lever switched: the answer stays within the tolerance)
+  for (int integrator=mjINT_EULER; integrator <= mjINT_IMPLICITFAST; integrator += 3) {
+    mjModel* m = acst_loadSharedModel("humanoid.xml");
+    if (!m) return;
+    m->opt.integrator = integrator;
+    mjData* d = mj_makeData(m);
+    acsContext* ctx = acst_makeContext(m, "pgs");
+    for (int t=0; t < 400; t++) {
+      ENSURE(acs_step(m, d, ctx) != acsSTATUS_ERROR);
+    }
+    ENSURE(acs_forward(m, d, ctx) != acsSTATUS_ERROR);
+    const acsProblem* p = &ctx->problem;
+    int nv = p->nv, nefc = p->nefc;
+    ENSURE(p->B && !p->Y && nefc >= 10);
+    ENSURE(ctx->damped == (integrator == mjINT_EULER));
+    if (!p->B || p->Y) {
+      acs_deleteContext(ctx);
+      mj_deleteData(d);
+      mj_deleteModel(m);
+      return;
+    }
+
+    // B is sparser than the trees: a foot's rows skip the other limbs
+    int nnzmin = nv;
+    for (int r=0; r < nefc; r++) {
+      nnzmin = mjMIN(nnzmin, p->B_rownnz[r]);
+    }
+    ENSURE(nnzmin < nv);
+
+    // dense H from the problem's M (lower triangle in MuJoCo's layout), its Cholesky factor
+    mjtNum* Hm = mju_malloc(sizeof(mjtNum) * nv * nv);
+    mjtNum* Y = mju_malloc(sizeof(mjtNum) * nefc * nv);
+    mjtNum* Jr = mju_malloc(sizeof(mjtNum) * nefc * nv);
+    mju_zero(Hm, nv*nv);
+    for (int i=0; i < nv; i++) {
+      for (int k=0; k < p->M_rownnz[i]; k++) {
+        int j = p->M_colind[p->M_rowadr[i] + k];
+        Hm[i*nv+j] = Hm[j*nv+i] = p->M[p->M_rowadr[i] + k];
+      }
+    }
+    ENSURE(mju_cholFactor(Hm, nv, 0) == nv);
+    for (int r=0; r < nefc; r++) {
+      denseJ(Jr + r*nv, p, r);
+      mju_cholSolve(Y + r*nv, Hm, Jr + r*nv, nv);
+    }
+    mjtNum worst = 0;
+    for (int i=0; i < nefc; i++) {
+      for (int j=0; j < nefc; j++) {
+        mjtNum ref = mju_dot(Jr + i*nv, Y + j*nv, nv);
+        mjtNum scale = mju_sqrt(mju_dot(Jr + i*nv, Y + i*nv, nv) *
+                                mju_dot(Jr + j*nv, Y + j*nv, nv));
+        worst = mju_max(worst, mju_abs(acs_delassus(p, i, j) - ref) / scale);
+      }
+    }
+    ENSURE_NEAR(worst, 0, 1e-10);
+
+    // the same problem with J and dense Y
+    acsProblem q = *p;
+    int* Yadr = mju_malloc(sizeof(int) * nefc);
+    int* Ynnz = mju_malloc(sizeof(int) * nefc);
+    int* Ycol = mju_malloc(sizeof(int) * nefc * nv);
+    for (int r=0; r < nefc; r++) {
+      Yadr[r] = r*nv;
+      Ynnz[r] = nv;
+      for (int c=0; c < nv; c++) {
+        Ycol[r*nv+c] = c;
+      }
+    }
+    q.B = NULL;
+    q.B_rownnz = q.B_rowadr = q.B_colind = NULL;
+    q.nnzB = 0;
+    q.Y = Y;
+    q.Y_rowadr = Yadr;
+    q.Y_rownnz = Ynnz;
+    q.Y_colind = Ycol;
+    q.nnzY = nefc*nv;
+    acsSettings s;
+    acs_defaultSettings(&s);
+    s.solver = acsSOL_PGS;
+    s.maxiter = 100000;
+    s.tolerance = 1e-8;
+    mjtNum* f = mju_malloc(sizeof(mjtNum) * nefc);
+    mjtNum* scratch = mju_malloc(sizeof(mjtNum) * (nv + 2*nefc));
+    mju_zero(f, nefc);
+    acsStats st;
+    ENSURE(acst_solveSettings(f, &st, p, &s) == acsSTATUS_CONVERGED);
+    // the other form's residual of the same forces: the tolerance, up to the rounding of G's
+    // entries (1e-13 relative, times forces of ~1e3 N: 1e-10)
+    ENSURE_LE(acs_problemResidual(scratch, f, &q, acsMODEL_NCP), 1e-8 + 1e-9);
+    ENSURE_LE(acs_problemResidual(scratch, f, p, acsMODEL_NCP), 1e-8);
+
+    mju_free(scratch);
+    mju_free(f);
+    mju_free(Ycol);
+    mju_free(Ynnz);
+    mju_free(Yadr);
+    mju_free(Jr);
+    mju_free(Y);
+    mju_free(Hm);
+    acs_deleteContext(ctx);
+    mj_deleteData(d);
+    mj_deleteModel(m);
+  }
+}
+
+
 int main(int argc, char** argv) {
   acstTest tests[] = {
     TEST(testRows),
     TEST(testBias),
     TEST(testCompliance),
+    TEST(testFactorRows),
   };
   return acst_main(argc, argv, tests, sizeof(tests)/sizeof(tests[0]));
 }

@@ -135,8 +135,8 @@ typedef struct acsProblem_ {
 
   // sparse Jacobian J (CSR) and Y = M^-1 J' stored by rows (CSR); the rows of a block share
   // their column pattern. Y is Nullable: only the dual solvers (pgs, admm, raisim and their
-  // relaxations) and acs_evaluateProblem use it. nnzJ, nnzY: the length of the value and index
-  // arrays (every row must lie inside them)
+  // relaxations) and acs_evaluateProblem use it, and B (below) replaces it. nnzJ, nnzY: the length
+  // of the value and index arrays (every row must lie inside them)
   int           nnzJ;             // entries in J_colind and J
   int           nnzY;             // entries in Y_colind and Y
   const int*    J_rownnz;         // non-zeros in row                                 (nefc x 1)
@@ -147,6 +147,16 @@ typedef struct acsProblem_ {
   const int*    Y_rowadr;         // row address in Y_colind and Y                    (nefc x 1)
   const int*    Y_colind;         // column (dof) indices                             (nnzY x 1)
   const mjtNum* Y;                // values                                           (nnzY x 1)
+
+  // factor-space rows B = D^-1/2 L^-T J' by rows, with M = L' D L the factor of the step's matrix
+  // (MuJoCo's qLD layout): G = B B' + diag(R). Sparser than Y: a row covers the ancestors of its
+  // dofs, not their whole trees. Nullable: when given, the dual solvers and acs_problemResidual /
+  // acs_evaluateProblem use B for G (and need neither J nor Y for it); acs_step gives it to them
+  int           nnzB;             // entries in B_colind and B
+  const int*    B_rownnz;         // non-zeros in row of B                            (nefc x 1)
+  const int*    B_rowadr;         // row address in B_colind and B                    (nefc x 1)
+  const int*    B_colind;         // column (dof) indices                             (nnzB x 1)
+  const mjtNum* B;                // values                                           (nnzB x 1)
 
   // mass matrix, lower triangle in MuJoCo's sparse layout (row i: ancestors of dof i, then i,
   // rows stored one after the other); needed by the primal solvers (lagged, similar); Nullable
