@@ -482,6 +482,37 @@ static void testCoupledStack(void) {
 }
 
 
+// the Gauss-Seidel solvers measure their residual (the stopping test) after each of their first
+// 10 sweeps, then after every 5th: on the 1000:1 stack without the subspace step (25313 sweeps)
+// pgs converges on a measured sweep, its forces meet the tolerance when evaluated afresh, and its
+// history is NaN exactly on the sweeps that did not measure (finite on the others)
+static void testResidualSchedule(void) {
+  acstProblem t;
+  stack(&t, 1, 1000, 50);
+  mjtNum f[6] = {0}, scratch[6 + 12];
+  acsStats st;
+  acsSettings s = budgetSettings("pgs", 1e-6, 0);
+  ENSURE(acst_solveSettings(f, &st, &t.p, &s) == acsSTATUS_CONVERGED);
+  ENSURE(st.niter > 10 && st.niter % 5 == 0);
+  ENSURE_LE(acs_problemResidual(scratch, f, &t.p, acsMODEL_NCP), 1e-6);
+  ENSURE(st.nhistory == acsNHISTORY);
+  int pattern = 1;
+  for (int i=0; i < st.nhistory; i++) {
+    int measured = i < 10 || (i + 1) % 5 == 0;
+    pattern = pattern && (measured ? isfinite(st.history[i]) : isnan(st.history[i]));
+  }
+  ENSURE(pattern);
+
+  // a budget that ends between two measured sweeps measures its last one: the limit, with the
+  // residual of that sweep
+  s.maxiter = 23;
+  mju_zero(f, 6);
+  ENSURE(acst_solveSettings(f, &st, &t.p, &s) == acsSTATUS_MAXITER);
+  ENSURE(st.niter == 23 && isfinite(st.history[22]) && isnan(st.history[21]));
+  ENSURE_NEAR(st.residual, acs_problemResidual(scratch, f, &t.p, acsMODEL_NCP), 1e-12);
+}
+
+
 // two islands in one problem, the 1000:1 stack (dofs 0-5) and a point mass sticking under a
 // 5 N push (dofs 6-8): the solvers run island by island, each island to its own end, so each
 // island's forces and iteration count are those of its problem solved alone, to the bit (the
@@ -657,6 +688,7 @@ int main(int argc, char** argv) {
     TEST(testSlideOffCenter),
     TEST(testHyperstaticBox),
     TEST(testCoupledStack),
+    TEST(testResidualSchedule),
     TEST(testIslands),
     TEST(testAdmmIterativeIsland),
     TEST(testAdmmCarriedPenalty),
