@@ -113,7 +113,7 @@ void acs_defaultSettings(acsSettings* s) {
   s->tolerance = 1e-6;
   s->rel_tolerance = 1e-12;
   s->omega = 1;
-  s->subspace = 1;
+  s->subspace = 2;
   s->baumgarte = 0.2;
   s->slop = 1e-4;
   s->max_correction = 1;

@@ -184,7 +184,7 @@ typedef struct acsSettings_ {
                                   //   (1 - omega) y, (0, 2)                        default: 1
   int    subspace;                // subspace minimization, a Newton step on the rows held with
                                   //   equality (sticking contacts) once the active set settles:
-                                  //   0 off, 1 pgs, 2 pgs and raisim               default: 1
+                                  //   0 off, 1 pgs, 2 pgs and raisim               default: 2
   mjtNum baumgarte;               // fraction of penetration (beyond slop) and of equality
                                   //   violation removed per step, [0, 1]           default: 0.2
   mjtNum slop;                    // penetration of contacts and limits left uncorrected, m
