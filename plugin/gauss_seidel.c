@@ -53,17 +53,6 @@
 #define kSubspaceGap 2
 
 
-// the island's residual, the stopping test, costs a third of a sweep (the velocities of every row
-// again, and each block's cone distances): it is measured after each of the first kDenseChecks
-// sweeps and then after every kCheckEvery-th (and the last allowed, and one that stalls). Most
-// solves end within the first (the lying humanoid: 2 sweeps on average); a longer one runs at most
-// kCheckEvery - 1 sweeps past its convergence. Measured on dm_control's dog (300 steps): pgs 2.5x
-// -> 2.1x mj_step, raisim 2.4x -> 1.9x; the Shadow hand with its block: pgs 3.7x -> 3.1x, raisim
-// 3.6x -> 3.0x; the same shares of steps converged
-#define kDenseChecks 10
-#define kCheckEvery 5
-
-
 // does force f of block k hold its constraint with equality (its rows free in the subspace step):
 // an equality, a limit or condim-1 contact pushing, friction loss inside its bound, a contact
 // sticking strictly inside the law's cone
@@ -459,7 +448,7 @@ static int solveIsland(mjtNum* force, int* niter, mjtNum* last, acsStats* stats,
     }
     *niter = iter + 1;
     int stalled = islandStalled(force, gs, p, is, s->rel_tolerance);
-    if (!stalled && iter >= kDenseChecks && (iter + 1) % kCheckEvery && iter + 1 < s->maxiter) {
+    if (!stalled && !acs_measuredIteration(iter, s->maxiter)) {
       acs_islandHistory(stats, iter, NAN, done);   // not measured
       relax = gamma * relax + (1 - gamma) * relax_min;
       continue;

@@ -37,6 +37,19 @@ int acs_islandCount(const acsProblem* p);
 int acs_islandRows(const acsProblem* p, int i);
 int acs_blockIsland(const acsProblem* p, int k);
 
+// Does sweep iter (from 0) of the Gauss-Seidel driver measure its residual, the stopping test: each
+// of the first 10 sweeps, then every 5th, and the last allowed. The residual costs a third of a
+// sweep (the velocities of every row again, and each block's cone distances); most solves end
+// within the first 10 (the lying humanoid: 2 sweeps on average), a longer one runs at most 4
+// sweeps past its convergence. Measured (300 steps): dm_control's dog pgs 2.5x -> 2.1x mj_step,
+// raisim 2.4x -> 1.9x, the Shadow hand pgs 3.7x -> 3.1x, the same shares of steps converged. A
+// sweep that does not measure records NaN in the history. Not for ADMM: its penalty and its best
+// iterate follow the measured residuals, and with this schedule ccp-admm's gliding box on the
+// incline and the 1000:1 stack changed beyond their tests' bounds
+static inline int acs_measuredIteration(int iter, int maxiter) {
+  return iter < 10 || (iter + 1) % 5 == 0 || iter + 1 >= maxiter;
+}
+
 // the blocks grouped by island, in order: block[start[i] .. start[i+1]) (start: nisland + 1;
 // cursor: scratch, nisland)
 void acs_islandBlocks(int* block, int* start, int* cursor, const acsProblem* p);
