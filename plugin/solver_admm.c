@@ -28,6 +28,19 @@
 // problem, whose unit diagonal makes forces and velocities comparable; rho stays in
 // [m, max(L, m)]. The final rho starts the next solve (the solver state carries it).
 //
+// From its 10th iteration on (a hard solve: most end before, from their warm start), the iteration
+// is Anderson-accelerated (type II, admm_anderson differences, as in Zhang, O'Donoghue and Boyd's
+// and SCS's use on ADMM): with u = (x, y, z), T one iteration and g = T(u) - u, the next u is
+// T(u) - dF gamma, gamma the least-squares fit of g by the last differences dG of g (dF of T). Its
+// memory is cleared when rho changes (T changes), on a restart, when g grows 2-fold in one
+// iteration, or when the residual reaches 10 times the lowest of the solve (the extrapolation
+// speeds a drift up as much as a convergence). The forces are still those of the plain iterate
+// (projected: feasible); only the next iteration starts from the extrapolated point. Measured
+// (300 steps, one binary, with and without, twice): the share of steps converged went from 72% to
+// 94% on 22_humanoids, 45% to 94% on the Shadow hand, 5% to 18% on the dog, and the step time
+// 2.8x -> 2.1x mj_step on the lying humanoid, 2.8x -> 2.3x on 22_humanoids; Fetch push, whose
+// iterations drift (0% converged either way), 6.2x -> 8.4x.
+//
 // The iteration runs on the problem scaled block by block, f = d_k f~ with d_k = 1/sqrt(mean of
 // diag G_kk): the scaled G~ = D G D has a unit diagonal, so one penalty suits light and heavy
 // bodies alike (a uniform scale per block keeps cones cones; box bounds scale by 1/d_k).
@@ -68,6 +81,11 @@ static int denseRows(void) {
 #define kCGTolerance 1e-12        // conjugate gradients: relative residual of the x-update
 #define kCGMaxIter 1000           // conjugate gradients: iteration limit
 #define kBlowup 1e4               // restart cold when the residual exceeds this times the start's
+#define kAAMem 5                  // Anderson acceleration: differences kept at most (the
+                                  //   largest admm_anderson)
+#define kAAStart 10               // Anderson acceleration: from this iteration on
+#define kAAStall 20               // Anderson acceleration: off after this many iterations without
+                                  //   a new lowest residual
 
 typedef struct admmWork_ {
   int*    island_start;           // first entry of island i in island_rows   (nisland + 1)
@@ -88,6 +106,13 @@ typedef struct admmWork_ {
   mjtNum *best;                   // unscaled forces of the best iterate      (nefc)
   mjtNum *w;                      // dof vector                               (nv)
   mjtNum *wz;                     // dof vector, zero between uses            (nv)
+  int     n3;                     // 3 nefc
+  mjtNum *zprev;                  // z before the iteration                   (nefc)
+  mjtNum *aaF, *aaG;              // Anderson: differences of T(u) and of g = T(u) - u
+                                  //   (kAAMem x 3 nefc)
+  mjtNum *aaTprev, *aaGprev, *aaGcur;   // T(u), g of the last iteration, g now (3 nefc)
+  mjtNum *aaM;                    // normal equations (kAAMem^2 + kAAMem)
+  mjtNum *aaGram;                 // dG'dG of the slots (kAAMem^2)
 } admmWork;
 
 
@@ -132,6 +157,15 @@ static void admmLayout(void* work, acsArena* arena, const acsProblem* p) {
   aw->best  = acs_arenaAlloc(arena, n, sizeof(mjtNum));
   aw->w     = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
   aw->wz    = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
+  aw->n3    = 3 * n;
+  aw->zprev = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  aw->aaF   = acs_arenaAlloc(arena, (size_t)kAAMem * 3 * n, sizeof(mjtNum));
+  aw->aaG   = acs_arenaAlloc(arena, (size_t)kAAMem * 3 * n, sizeof(mjtNum));
+  aw->aaTprev = acs_arenaAlloc(arena, 3 * n, sizeof(mjtNum));
+  aw->aaGprev = acs_arenaAlloc(arena, 3 * n, sizeof(mjtNum));
+  aw->aaGcur  = acs_arenaAlloc(arena, 3 * n, sizeof(mjtNum));
+  aw->aaM   = acs_arenaAlloc(arena, kAAMem * kAAMem + kAAMem, sizeof(mjtNum));
+  aw->aaGram = acs_arenaAlloc(arena, kAAMem * kAAMem, sizeof(mjtNum));
 }
 
 
@@ -468,6 +502,114 @@ static mjtNum islandObjective(const acsProblem* p, const admmIsland* is, const m
 
 
 // ADMM on one island, from its forces in force (w, a current for them); the result in force.
+// Anderson acceleration (type II) of the ADMM map T: u = (x, y, z) -> (x+, y+, z+) on the
+// island's rows, with the differences of T(u) and of g = T(u) - u over the last mem iterations
+// (circular slots): gamma = argmin |g - dG gamma| and u+ = T(u) - dF gamma. Called after T
+// (aw->x, y, z hold T(u); xprev, yprev, zprev hold u). The Gram matrix dG'dG is kept and updated
+// by the new slot's row; a g that grew by more than kAAGrowth since the last iteration, or a
+// singular Gram matrix, clears the memory (the plain iterate goes on)
+#define kAAGrowth 2
+typedef struct {
+  int    mem;                     // differences kept at most (0: off)
+  int    nmem, head;              // differences kept, next slot
+  int    first;                   // no previous iterate to difference against
+  mjtNum gnorm;                   // |g| of the last iteration
+  mjtNum bestres;                 // lowest residual of the solve so far
+  int    stall;                   // iterations since it was reached
+} andersonState;
+
+static mjtNum aaDot(const mjtNum* a, const mjtNum* b, const int* rows, int n, int stride) {
+  mjtNum v = 0;
+  for (int c=0; c < 3; c++) {
+    for (int j=0; j < n; j++) {
+      v += a[c*stride + rows[j]] * b[c*stride + rows[j]];
+    }
+  }
+  return v;
+}
+
+static void andersonStep(admmWork* aw, const admmIsland* is, andersonState* st) {
+  int n = is->n, S = aw->n3 / 3, mem = st->mem;
+  const int* rows = is->rows;
+  mjtNum *g = aw->aaGcur, *T = aw->aaTprev, *gp = aw->aaGprev;
+  const mjtNum* now[3] = {aw->x, aw->y, aw->z};
+  const mjtNum* before[3] = {aw->xprev, aw->yprev, aw->zprev};
+  for (int c=0; c < 3; c++) {
+    for (int j=0; j < n; j++) {
+      g[c*S + rows[j]] = now[c][rows[j]] - before[c][rows[j]];
+    }
+  }
+  mjtNum gnorm = mju_sqrt(aaDot(g, g, rows, n, S));
+  if (!st->first && gnorm > kAAGrowth * st->gnorm) {
+    st->nmem = 0;
+    st->first = 1;
+  }
+  if (!st->first) {
+    // the new differences in slot head, its row of the Gram matrix (slots 0 .. nmem-1 in use)
+    st->head = st->nmem == 0 ? 0 : st->head;
+    int h = st->head;
+    mjtNum* dF = aw->aaF + (size_t)h * aw->n3;
+    mjtNum* dG = aw->aaG + (size_t)h * aw->n3;
+    for (int c=0; c < 3; c++) {
+      for (int j=0; j < n; j++) {
+        int r = c*S + rows[j];
+        dF[r] = now[c][rows[j]] - T[r];
+        dG[r] = g[r] - gp[r];
+      }
+    }
+    st->nmem = st->nmem < mem ? st->nmem + 1 : mem;
+    st->head = (h + 1) % mem;
+    for (int b=0; b < st->nmem; b++) {
+      mjtNum v = aaDot(dG, aw->aaG + (size_t)b * aw->n3, rows, n, S);
+      aw->aaGram[h*kAAMem + b] = aw->aaGram[b*kAAMem + h] = v;
+    }
+  }
+  for (int c=0; c < 3; c++) {
+    for (int j=0; j < n; j++) {
+      int r = c*S + rows[j];
+      T[r] = now[c][rows[j]];
+      gp[r] = g[r];
+    }
+  }
+  st->first = 0;
+  st->gnorm = gnorm;
+  int m = st->nmem;
+  if (m == 0) {
+    return;
+  }
+
+  // (dG'dG + lambda I) gamma = dG'g, lambda relative to the trace
+  mjtNum* A = aw->aaM;
+  mjtNum* gamma = aw->aaM + kAAMem*kAAMem;
+  mjtNum trace = 0;
+  for (int a=0; a < m; a++) {
+    for (int b=0; b < m; b++) {
+      A[a*m+b] = aw->aaGram[a*kAAMem + b];
+    }
+    trace += A[a*m+a];
+    gamma[a] = aaDot(aw->aaG + (size_t)a * aw->n3, g, rows, n, S);
+  }
+  for (int a=0; a < m; a++) {
+    A[a*m+a] += 1e-10 * trace + mjMINVAL;
+  }
+  if (mju_cholFactor(A, m, 0) < m) {
+    st->nmem = 0;
+    return;
+  }
+  mju_cholSolve(gamma, A, gamma, m);
+
+  // u+ = T(u) - dF gamma
+  mjtNum* next[3] = {aw->x, aw->y, aw->z};
+  for (int a=0; a < m; a++) {
+    const mjtNum* Fa = aw->aaF + (size_t)a * aw->n3;
+    for (int c=0; c < 3; c++) {
+      for (int j=0; j < n; j++) {
+        next[c][rows[j]] -= gamma[a] * Fa[c*S + rows[j]];
+      }
+    }
+  }
+}
+
 // Return an acstStatus; *niter: iterations, *last: NCP residual of the result, *rho: final penalty
 static int solveIslandAdmm(mjtNum* force, int* niter, mjtNum* last, mjtNum* rho_out,
                            acsStats* stats, admmWork* aw, const acsProblem* p,
@@ -518,10 +660,12 @@ static int solveIslandAdmm(mjtNum* force, int* niter, mjtNum* last, mjtNum* rho_
   mjtNum resstart = res, resblow = kBlowup * mju_max(res, s->tolerance);
   int restarted = 0;
   int status = -1;
+  andersonState aa = {mjMIN(s->admm_anderson, kAAMem), 0, 0, 1, 0, res, 0};
   for (int iter=0; status < 0; iter++) {
     for (int j=0; j < n; j++) {
       aw->xprev[rows[j]] = aw->x[rows[j]];
       aw->yprev[rows[j]] = aw->y[rows[j]];
+      aw->zprev[rows[j]] = aw->z[rows[j]];
     }
 
     // x+ = -F^-1 (b~ + s - eta x - rho y - z)
@@ -563,6 +707,20 @@ static int solveIslandAdmm(mjtNum* force, int* niter, mjtNum* last, mjtNum* rho_
       status = acsSTATUS_MAXITER;
     }
     mjtNum merit = ncp ? res : islandObjective(p, is, aw->f, aw->a);
+
+    // Anderson's extrapolation also speeds up a drift (a problem without a solution): a residual
+    // 10 times the lowest so far clears its memory, and the plain iteration goes on; 20
+    // iterations without a new lowest residual (stagnation near the rounding floor) end it for
+    // the solve
+    if (aa.nmem > 0 && res > 10 * aa.bestres) {
+      aa.nmem = 0;
+      aa.first = -1;
+    }
+    aa.stall = res < aa.bestres ? 0 : aa.stall + 1;
+    aa.bestres = mju_min(aa.bestres, res);
+    if (aa.stall >= kAAStall && iter + 1 >= kAAStart) {
+      aa.mem = 0;
+    }
     if (merit < bestmerit || status == acsSTATUS_CONVERGED) {
       bestmerit = merit;
       bestncp = resncp;
@@ -589,6 +747,8 @@ static int solveIslandAdmm(mjtNum* force, int* niter, mjtNum* last, mjtNum* rho_
         mjtNum r0, rm0;
         islandVelocity(&r0, &rm0, aw, p, is, aw->f, model);
         startIterates(aw, p, is, aw->f, ncp);
+        aa.nmem = 0;
+        aa.first = -1;
       }
     }
 
@@ -604,7 +764,14 @@ static int solveIslandAdmm(mjtNum* force, int* niter, mjtNum* last, mjtNum* rho_
       if (rho != old) {
         factorIsland(aw, p, is, eta + rho);
         stats->nfactor++;
+        aa.nmem = 0;
+        aa.first = -1;
       }
+    }
+    if (status < 0 && aa.mem > 0 && aa.first >= 0 && iter + 1 >= kAAStart) {
+      andersonStep(aw, is, &aa);
+    } else {
+      aa.first = 1;
     }
   }
 

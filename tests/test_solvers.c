@@ -12,7 +12,9 @@
 
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
+#include "context.h"
 #include "test_util.h"
+#include "operator.h"
 #include "solvers.h"
 
 #define G 9.81
@@ -513,6 +515,90 @@ static void testResidualSchedule(void) {
 }
 
 
+// ADMM's Anderson acceleration (acs_admm_anderson, from the 10th iteration) is a speed lever:
+// on the step problems of the falling and lying humanoid that plain ADMM solves to 1e-8 in more
+// than 30 iterations from zero forces, the accelerated solve converges too, in fewer iterations
+// in all; ccp-admm's velocities a = G f + b (unique: the CCP is strictly convex in the velocity)
+// agree to 1e-6 m/s^2 or 1e-6 of the largest (both meet the CCP residual 1e-8: differences seen up
+// to 2e-9)
+static void testAdmmAnderson(void) {
+  mjModel* m = acst_loadSharedModel("humanoid.xml");
+  if (!m) return;
+  mjData* d = acst_makeData(m);
+  acsContext* ctx = acst_makeContext(m, "pgs");
+  static const char* solvers[2] = {"admm", "ccp-admm"};
+  int nhard[2] = {0, 0};
+  long iters[2][2] = {{0, 0}, {0, 0}};
+  mjtNum worst = 0;
+  for (int t=0; t < 800 && !acst_failures; t++) {
+    ENSURE(acs_step(m, d, ctx) != acsSTATUS_ERROR);
+    if (t % 8) {
+      continue;
+    }
+    mjData* dc = mj_copyData(NULL, m, d);
+    ENSURE(acs_forward(m, dc, ctx) != acsSTATUS_ERROR);
+    const acsProblem* p = &ctx->problem;
+    int n = p->nefc, nv = p->nv;
+    mjtNum* f[2] = {mju_malloc(sizeof(mjtNum) * (n + 1)), mju_malloc(sizeof(mjtNum) * (n + 1))};
+    mjtNum* w = mju_malloc(sizeof(mjtNum) * (nv + 1));
+    mjtNum* a[2] = {mju_malloc(sizeof(mjtNum) * (n + 1)), mju_malloc(sizeof(mjtNum) * (n + 1))};
+    for (int q=0; q < 2 && n > 0; q++) {
+      int niter[2], status[2];
+      for (int aa=0; aa < 2; aa++) {
+        acsSettings s;
+        acs_defaultSettings(&s);
+        s.solver = acs_solverId(solvers[q]);
+        s.tolerance = 1e-8;
+        s.maxiter = 20000;
+        s.rel_tolerance = 0;
+        s.admm_anderson = aa ? 5 : 0;
+        mju_zero(f[aa], n);
+        acsStats st;
+        status[aa] = acst_solveSettings(f[aa], &st, p, &s);
+        niter[aa] = st.niter;
+        acs_mulYT(w, p, f[aa]);
+        acs_velocity(a[aa], p, w, f[aa]);
+        if (status[0] != acsSTATUS_CONVERGED || niter[0] <= 30) {
+          break;
+        }
+      }
+      if (status[0] != acsSTATUS_CONVERGED || niter[0] <= 30) {
+        continue;
+      }
+      ENSURE(status[1] == acsSTATUS_CONVERGED);
+      nhard[q]++;
+      iters[q][0] += niter[0];
+      iters[q][1] += niter[1];
+      if (q == 1) {
+        mjtNum amax = 0, diff = 0;
+        for (int r=0; r < n; r++) {
+          amax = mju_max(amax, mju_abs(a[0][r]));
+          diff = mju_max(diff, mju_abs(a[0][r] - a[1][r]));
+        }
+        worst = mju_max(worst, diff / mju_max(amax, 1));
+      }
+    }
+    for (int k=0; k < 2; k++) {
+      mju_free(f[k]);
+      mju_free(a[k]);
+    }
+    mju_free(w);
+    mj_deleteData(dc);
+  }
+  for (int q=0; q < 2; q++) {
+    printf("  %-8s %d problems over 30 iterations: %ld iterations plain, %ld accelerated\n",
+           solvers[q], nhard[q], iters[q][0], iters[q][1]);
+    ENSURE(nhard[q] >= 5);
+    ENSURE(iters[q][1] < iters[q][0]);
+  }
+  printf("  ccp-admm velocities: largest difference %.1e (m/s^2, or of the largest)\n", worst);
+  ENSURE_LE(worst, 1e-6);
+  acs_deleteContext(ctx);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+
 // two islands in one problem, the 1000:1 stack (dofs 0-5) and a point mass sticking under a
 // 5 N push (dofs 6-8): the solvers run island by island, each island to its own end, so each
 // island's forces and iteration count are those of its problem solved alone, to the bit (the
@@ -689,6 +775,7 @@ int main(int argc, char** argv) {
     TEST(testHyperstaticBox),
     TEST(testCoupledStack),
     TEST(testResidualSchedule),
+    TEST(testAdmmAnderson),
     TEST(testIslands),
     TEST(testAdmmIterativeIsland),
     TEST(testAdmmCarriedPenalty),

@@ -211,6 +211,8 @@ typedef struct acsSettings_ {
   mjtNum admm_prox;               // proximal weight eta, > 0                   default: 1e-6
   mjtNum admm_power;              // exponent of the spectral initial penalty   default: 0.2
   mjtNum admm_factor;             // penalty update: rho *= (L/m)^factor, >= 0  default: 0.05
+  int    admm_anderson;           // Anderson acceleration of the ADMM iteration from its 10th
+                                  //   iteration on: differences kept, [0, 5]; 0 off  default: 5
   mjtNum admm_ratio;              // primal/dual residual ratio triggering an update, > 1
                                   //                                            default: 10
 

@@ -48,6 +48,7 @@ class Settings:
   admm_power: float
   admm_factor: float
   admm_ratio: float
+  admm_anderson: int
   stiffness: float
   dissipation: float
   stiction_tolerance: float
