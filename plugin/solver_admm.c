@@ -34,12 +34,16 @@
 // T(u) - dF gamma, gamma the least-squares fit of g by the last differences dG of g (dF of T). Its
 // memory is cleared when rho changes (T changes), on a restart, when g grows 2-fold in one
 // iteration, or when the residual reaches 10 times the lowest of the solve (the extrapolation
-// speeds a drift up as much as a convergence). The forces are still those of the plain iterate
-// (projected: feasible); only the next iteration starts from the extrapolated point. Measured
-// (300 steps, one binary, with and without, twice): the share of steps converged went from 72% to
-// 94% on 22_humanoids, 45% to 94% on the Shadow hand, 5% to 18% on the dog, and the step time
-// 2.8x -> 2.1x mj_step on the lying humanoid, 2.8x -> 2.3x on 22_humanoids; Fetch push, whose
-// iterations drift (0% converged either way), 6.2x -> 8.4x.
+// speeds a drift up as much as a convergence); after kAAStall iterations without a new lowest
+// residual it is off for the rest of the solve (near the rounding floor it stagnates: a 1e-9
+// solve ran to its 20000-iteration limit where the plain one took 500). The forces are still
+// those of the plain iterate (projected: feasible); only the next iteration starts from the
+// extrapolated point. Measured (acs-bench, 300 steps, acs_admm_anderson 0 and 5 alternating,
+// twice, metrics off): admm's share of steps converged 72% -> 92% on 22_humanoids, 45% -> 85% on
+// the Shadow hand, 5% -> 18% on the dog; its step time 2.8x -> 2.1x mj_step on the lying humanoid,
+// 2.8x -> 2.3x on 22_humanoids, 1.40x -> 1.26x on humanoid_CMU, but 10.6x -> 12.0x on the Shadow
+// hand, 4.9x -> 5.3x on the dog; ccp-admm 71% -> 98% on 22_humanoids (2.6x -> 2.2x), 1.59x ->
+// 1.72x on the lying humanoid.
 //
 // The iteration runs on the problem scaled block by block, f = d_k f~ with d_k = 1/sqrt(mean of
 // diag G_kk): the scaled G~ = D G D has a unit diagonal, so one penalty suits light and heavy

@@ -9,12 +9,12 @@
 
 #include <mujoco/mujoco.h>
 
-void acs_solveLD(mjtNum* x, const int* rownnz, const int* rowadr, const int* colind,
-                 const mjtNum* L, const mjtNum* diaginv, int adr, int num) {
-  int end = adr + num;
-
-  // x <- L^-T x
-  for (int i=end-1; i >= adr; i--) {
+// x <- L^-T x on the dofs pat[0..num) (ascending, closed under ancestors), or [adr, adr + num)
+// when pat is NULL: descendants first, each moving its value to its ancestors
+static void solveLT(mjtNum* x, const int* rownnz, const int* rowadr, const int* colind,
+                    const mjtNum* L, const int* pat, int adr, int num) {
+  for (int q=num-1; q >= 0; q--) {
+    int i = pat ? pat[q] : adr + q;
     mjtNum xi = x[i];
     if (rownnz[i] == 1 || xi == 0) {
       continue;
@@ -24,6 +24,15 @@ void acs_solveLD(mjtNum* x, const int* rownnz, const int* rowadr, const int* col
       x[colind[k]] -= L[k] * xi;
     }
   }
+}
+
+
+void acs_solveLD(mjtNum* x, const int* rownnz, const int* rowadr, const int* colind,
+                 const mjtNum* L, const mjtNum* diaginv, int adr, int num) {
+  int end = adr + num;
+
+  // x <- L^-T x
+  solveLT(x, rownnz, rowadr, colind, L, NULL, adr, num);
 
   // x <- D^-1 x
   for (int i=adr; i < end; i++) {
@@ -47,18 +56,8 @@ void acs_solveLD(mjtNum* x, const int* rownnz, const int* rowadr, const int* col
 
 void acs_halfSolveLD(mjtNum* x, const int* rownnz, const int* rowadr, const int* colind,
                      const mjtNum* L, const mjtNum* sdinv, const int* pat, int npat) {
-  // x <- L^-T x, descendants first
-  for (int q=npat-1; q >= 0; q--) {
-    int i = pat ? pat[q] : q;
-    mjtNum xi = x[i];
-    if (rownnz[i] == 1 || xi == 0) {
-      continue;
-    }
-    int start = rowadr[i], stop = rowadr[i] + rownnz[i] - 1;
-    for (int k=start; k < stop; k++) {
-      x[colind[k]] -= L[k] * xi;
-    }
-  }
+  // x <- L^-T x
+  solveLT(x, rownnz, rowadr, colind, L, pat, 0, npat);
 
   // x <- D^-1/2 x
   for (int q=0; q < npat; q++) {
