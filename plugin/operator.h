@@ -1,7 +1,8 @@
 // Copyright 2026 The acs authors.
 //
-// Products with G = J M^-1 J' + diag(R) through the sparse rows of J and Y, and the checks of a
-// problem's form (acs_checkProblem in acs.h, and what a solver needs beyond it).
+// Products with G = J M^-1 J' + diag(R) through the sparse rows of B (G = B B') or of J and Y,
+// and the checks of a problem's form (acs_checkProblem in acs.h, and what a solver needs beyond
+// it).
 
 #ifndef ACS_PLUGIN_OPERATOR_H_
 #define ACS_PLUGIN_OPERATOR_H_

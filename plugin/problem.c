@@ -480,8 +480,8 @@ static int recordBlock(assembly* as, blockAsm* blk) {
 }
 
 
-// step 7: the block's rows: sparse J and B = D^-1/2 L^-T J', the biased free acceleration b (with the
-// stabilization velocity v*: penetration recovery, restitution, equality violation), the
+// step 7: the block's rows: sparse J and B = D^-1/2 L^-T J', the biased free acceleration b (with
+// the stabilization velocity v*: penetration recovery, restitution, equality violation), the
 // compliance R, the velocities and the violation of each row. -1 when out of memory
 static int storeRows(assembly* as, blockAsm* blk) {
   acsContext* ctx = as->ctx;

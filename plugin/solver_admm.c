@@ -15,11 +15,11 @@
 // (friction loss), the half-line (limits, condim 1) and the friction cone (contacts).
 //
 // F is block-diagonal over the problem's islands (bodies coupled through shared trees). An island
-// of up to kDenseRows rows is assembled from the sparse rows of J and Y and factorized densely
-// (refactorized when rho changes), so independent bodies never form one nefc x nefc matrix; a
-// larger island (a pile of stones) is never formed at all: its x-update is solved by conjugate
-// gradients on F applied through J and Y, preconditioned by the inverses of F's diagonal blocks,
-// and warm-started from the previous x.
+// of up to kDenseRows rows is assembled from the problem's sparse rows (B, or J and Y) and
+// factorized densely (refactorized when rho changes), so independent bodies never form one
+// nefc x nefc matrix; a larger island (a pile of stones) is never formed at all: its x-update is
+// solved by conjugate gradients on F applied through those rows, preconditioned by the inverses
+// of F's diagonal blocks, and warm-started from the previous x.
 //
 // The penalty follows the spectral rule on the scaled problem (below): rho0 = sqrt(L m) (L/m)^power
 // with L = lambda_max(G~) by power iteration and m = eta (admm_rho > 0 fixes rho instead);
@@ -323,7 +323,7 @@ static void factorIsland(admmWork* aw, const acsProblem* p, const admmIsland* is
 }
 
 
-// an island's x-update for acs_pcg: F applied through J and Y, the inverses of F's diagonal
+// an island's x-update for acs_pcg: F applied through the rows, the inverses of F's diagonal
 // blocks as the preconditioner
 typedef struct {
   admmWork*         aw;
@@ -378,7 +378,7 @@ static mjtNum powerIteration(admmWork* aw, const acsProblem* p, const admmIsland
     if (G) {
       mju_mulMatVec(Gv, G, v, n, n);
     } else {
-      // the operator through J and Y: scatter the island-local vector to rows and back
+      // the operator through the rows: scatter the island-local vector to rows and back
       for (int r=0; r < n; r++) {
         aw->cp[is->rows[r]] = v[r];
       }
