@@ -466,6 +466,9 @@ static int solveIsland(mjtNum* force, int* niter, mjtNum* last, acsStats* stats,
         int kept = subspaceStep(force, &ncp, &res, gs, p, is, model);
         next = kept && tried < kSubspaceTries ? iter + gap : INT_MAX;
         gap = gap < s->maxiter ? 2 * gap : gap;
+        if (kept) {
+          stalled = islandStalled(force, gs, p, is, s->rel_tolerance);   // the forces moved
+        }
       }
     }
 
@@ -478,7 +481,7 @@ static int solveIsland(mjtNum* force, int* niter, mjtNum* last, acsStats* stats,
     if (res <= s->tolerance) {
       return acsSTATUS_CONVERGED;
     }
-    if (islandStalled(force, gs, p, is, s->rel_tolerance)) {
+    if (stalled) {
       return acsSTATUS_STALLED;
     }
     if (iter + 1 >= s->maxiter) {
