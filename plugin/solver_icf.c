@@ -13,8 +13,10 @@
 // H is factorized in MuJoCo's sparse mass-matrix pattern (each dof coupled to its ancestors:
 // no fill), with MuJoCo's LDL' elimination: J' G J stays in that pattern when a block's dofs lie
 // on one chain of one tree (a robot touching the ground). Couplings outside the pattern (two
-// trees or two branches in contact) are left out of the factor, which then preconditions
-// conjugate gradients on the full H; no dense nv x nv matrix is ever formed.
+// trees or two branches in contact: a hand holding an object, a humanoid's arm on its thigh)
+// make H denser: below kDenseNv dofs (MuJoCo's own switch between its dense and sparse solvers)
+// H is then formed dense and Cholesky-factored, its Newton step exact; above it the factor
+// without those couplings preconditions conjugate gradients on the full H (no nv x nv matrix).
 //
 // The impulses are returned as forces gamma / h in acs's layout, so acs's write-back gives
 // v+ = v* + M^-1 J' gamma = v* + u.
@@ -37,6 +39,7 @@
 #define kCGTolerance 1e-10        // conjugate gradients: relative residual of the Newton step
 #define kCGMaxIter 500            // conjugate gradients: iteration limit
 #define kNearRigidBeta 1.0        // SAP near-rigid: the constraint's period is beta h
+#define kDenseNv 60               // H off M's pattern: dense Cholesky below this many dofs
 
 typedef struct icfWork_ {
   acsICFBlock* blk;               // block constants                          (nblock)
@@ -47,10 +50,14 @@ typedef struct icfWork_ {
   mjtNum *cr, *cp, *cq, *cz;      // conjugate gradients                      (nv)
   mjtNum *cv;                     // their right-hand side -grad              (nv)
   mjtNum *H, *Dinv;               // factor in M's pattern                    (nC), (nv)
-  mjtNum *Jl, *GJ;                // block-local dense J and G J              (6 nv)
+  mjtNum *Hd;                     // dense factor when off-pattern, nv < kDenseNv (nv^2)
+  mjtNum *Jl, *JtG;               // block-local dense J' and J' G            (6 nv)
   int*    local;                  // dof -> position in the block's pattern   (nv)
+  int*    mark;                   // dof marks (factorDense)                  (nv)
+  int*    boff;                   // block has couplings outside M's pattern  (nblock)
   mjtNum *f, *a;                  // forces and velocities for the residual   (nefc)
   int     offpattern;             // H has couplings outside M's pattern
+  int     dense;                  // ... and is factored dense in Hd (Newton step exact)
 } icfWork;
 
 
@@ -88,9 +95,12 @@ static void icfLayout(void* work, acsArena* arena, const acsProblem* p) {
   iw->cv    = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
   iw->H     = acs_arenaAlloc(arena, p->M ? nnzM(p) : 0, sizeof(mjtNum));
   iw->Dinv  = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
+  iw->Hd    = acs_arenaAlloc(arena, nv < kDenseNv ? (size_t)nv*nv : 0, sizeof(mjtNum));
   iw->Jl    = acs_arenaAlloc(arena, 6*(size_t)nv, sizeof(mjtNum));
-  iw->GJ    = acs_arenaAlloc(arena, 6*(size_t)nv, sizeof(mjtNum));
+  iw->JtG   = acs_arenaAlloc(arena, 6*(size_t)nv, sizeof(mjtNum));
   iw->local = acs_arenaAlloc(arena, nv, sizeof(int));
+  iw->mark  = acs_arenaAlloc(arena, nv, sizeof(int));
+  iw->boff  = acs_arenaAlloc(arena, p->nblock, sizeof(int));
 }
 
 
@@ -234,37 +244,115 @@ static mjtNum potentials(mjtNum* gamma, icfWork* iw, const acsProblem* p, const 
 
 //---------------------------------- Hessian -------------------------------------------------------
 
+// block k's rows over its shared column pattern (returned in pat), transposed: Jl = J' (np x dim,
+// a column's entries together), and JtG = J' G (np x dim), the dofs' places in local; return np,
+// 0 if the block's Hessian is zero
+static int blockProduct(const int** pat, icfWork* iw, const acsProblem* p, int k) {
+  int adr = p->block_adr[k], dim = p->block_dim[k];
+  const mjtNum* G = iw->G + iw->Gadr[k];
+  int nonzero = 0;
+  for (int i=0; i < dim*dim && !nonzero; i++) {
+    nonzero = G[i] != 0;
+  }
+  if (!nonzero) {
+    return 0;
+  }
+  int np = p->J_rownnz[adr];
+  *pat = p->J_colind + p->J_rowadr[adr];
+  for (int c=0; c < np; c++) {
+    iw->local[(*pat)[c]] = c;
+  }
+  for (int r=0; r < dim; r++) {
+    const mjtNum* J = p->J + p->J_rowadr[adr+r];
+    for (int c=0; c < np; c++) {
+      iw->Jl[c*dim + r] = J[c];
+    }
+  }
+  for (int c=0; c < np; c++) {
+    const mjtNum* Jc = iw->Jl + c*dim;
+    for (int r=0; r < dim; r++) {
+      mjtNum v = 0;
+      for (int q=0; q < dim; q++) {
+        v += Jc[q] * G[q*dim + r];
+      }
+      iw->JtG[c*dim + r] = v;
+    }
+  }
+  return np;
+}
+
+
+// entry (a, b) of block k's J' G J over its pattern (blockProduct current)
+static mjtNum blockEntry(const icfWork* iw, int dim, int a, int b) {
+  const mjtNum* x = iw->JtG + a*dim;
+  const mjtNum* y = iw->Jl + b*dim;
+  mjtNum v = 0;
+  for (int r=0; r < dim; r++) {
+    v += x[r] * y[r];
+  }
+  return v;
+}
+
+
+// H formed dense in Hd and Cholesky-factored: the in-pattern part assembled in iw->H (M and
+// every block's couplings of dofs to their ancestors) and the couplings outside M's pattern of the
+// blocks marked in boff (dof pairs that are not ancestor and descendant). Return 0 if H is not
+// numerically positive definite
+static int factorDense(icfWork* iw, const acsProblem* p) {
+  int nv = p->nv;
+  mjtNum* Hd = iw->Hd;
+  mju_zero(Hd, (size_t)nv*nv);
+  for (int i=0; i < nv; i++) {
+    int adr = p->M_rowadr[i], n = p->M_rownnz[i];
+    for (int j=0; j < n; j++) {
+      int c = p->M_colind[adr+j];
+      Hd[i*nv + c] = Hd[c*nv + i] = iw->H[adr+j];
+    }
+    iw->mark[i] = -1;
+  }
+  int stamp = 0;
+  for (int k=0; k < p->nblock; k++) {
+    if (!iw->boff[k]) {
+      continue;
+    }
+    const int* pat;
+    int np = blockProduct(&pat, iw, p, k);
+    for (int a=0; a < np; a++) {
+      int i = pat[a], radr = p->M_rowadr[i];
+      stamp++;
+      for (int j=0; j < p->M_rownnz[i]; j++) {
+        iw->mark[p->M_colind[radr+j]] = stamp;
+      }
+      for (int b=0; b < a; b++) {
+        if (iw->mark[pat[b]] != stamp) {
+          mjtNum v = blockEntry(iw, p->block_dim[k], a, b);
+          Hd[i*nv + pat[b]] += v;
+          Hd[pat[b]*nv + i] += v;
+        }
+      }
+    }
+    for (int c=0; c < np; c++) {
+      iw->local[pat[c]] = -1;
+    }
+  }
+  return mju_cholFactor(Hd, nv, mjMINVAL) == nv;
+}
+
+
 // H = M + (J' G J within M's pattern) (only M if not flg_contact), factorized in place as
-// L' D L (MuJoCo's elimination); sets offpattern when J' G J has couplings outside the pattern
+// L' D L (MuJoCo's elimination); sets offpattern (and boff of the blocks) when J' G J has
+// couplings outside the pattern, and dense when H is then factored whole (factorDense)
 static void factorHessian(icfWork* iw, const acsProblem* p, int flg_contact) {
   int nv = p->nv;
   mju_copy(iw->H, p->M, nnzM(p));
-  iw->offpattern = 0;
+  iw->offpattern = iw->dense = 0;
   for (int i=0; i < nv; i++) {
     iw->local[i] = -1;
   }
 
   for (int k=0; k < p->nblock && flg_contact; k++) {
-    int adr = p->block_adr[k], dim = p->block_dim[k];
-    const mjtNum* G = iw->G + iw->Gadr[k];
-    int nonzero = 0;
-    for (int i=0; i < dim*dim && !nonzero; i++) {
-      nonzero = G[i] != 0;
-    }
-    if (!nonzero) {
-      continue;
-    }
-
-    // block-local dense J (dim x np) over the block's shared column pattern, and G J
-    int np = p->J_rownnz[adr];
-    const int* pat = p->J_colind + p->J_rowadr[adr];
-    for (int c=0; c < np; c++) {
-      iw->local[pat[c]] = c;
-    }
-    for (int r=0; r < dim; r++) {
-      mju_copy(iw->Jl + r*np, p->J + p->J_rowadr[adr+r], np);
-    }
-    mju_mulMatMat(iw->GJ, G, iw->Jl, dim, dim, np);
+    const int* pat;
+    int np = blockProduct(&pat, iw, p, k);
 
     // in-pattern entries: row i of the pattern against its ancestors in the pattern
     long inpattern = 0;
@@ -272,27 +360,25 @@ static void factorHessian(icfWork* iw, const acsProblem* p, int flg_contact) {
       int i = pat[a];
       int radr = p->M_rowadr[i], rn = p->M_rownnz[i];
       for (int j=0; j < rn; j++) {
-        int col = p->M_colind[radr+j];
-        int b = iw->local[col];
+        int b = iw->local[p->M_colind[radr+j]];
         if (b < 0) {
           continue;
         }
-        mjtNum v = 0;
-        for (int r=0; r < dim; r++) {
-          v += iw->Jl[r*np + a] * iw->GJ[r*np + b];
-        }
-        iw->H[radr+j] += v;
+        iw->H[radr+j] += blockEntry(iw, p->block_dim[k], a, b);
         inpattern++;
       }
     }
-    if (inpattern < (long)np*(np+1)/2) {
-      iw->offpattern = 1;
-    }
+    iw->boff[k] = inpattern < (long)np*(np+1)/2;
+    iw->offpattern |= iw->boff[k];
     for (int c=0; c < np; c++) {
       iw->local[pat[c]] = -1;
     }
   }
 
+  if (iw->offpattern && nv < kDenseNv && factorDense(iw, p)) {
+    iw->dense = 1;
+    return;
+  }
   acs_factorLD(iw->H, iw->Dinv, p->M_rownnz, p->M_rowadr, p->M_colind, nv);
 }
 
@@ -304,16 +390,18 @@ static void solveFactor(mjtNum* x, const icfWork* iw, const acsProblem* p) {
 
 
 static mjtNum rowDelassus(icfWork* iw, const acsProblem* p, int r, mjtNum* x) {
-  mju_zero(x, p->nv);
-  const int* col = p->J_colind + p->J_rowadr[r];
-  const mjtNum* J = p->J + p->J_rowadr[r];
-  for (int i=0; i < p->J_rownnz[r]; i++) {
-    x[col[i]] = J[i];
+  // J_r M^-1 J_r' = y' D^-1 y with y = L^-T J_r', which lies on the row's dofs and their
+  // ancestors, all below its last dof
+  int adr = p->J_rowadr[r], n = p->J_rownnz[r];
+  int end = n ? p->J_colind[adr+n-1] + 1 : 0;
+  mju_zero(x, end);
+  for (int i=0; i < n; i++) {
+    x[p->J_colind[adr+i]] = p->J[adr+i];
   }
-  solveFactor(x, iw, p);
+  acs_halfSolveLD(x, p->M_rownnz, p->M_rowadr, p->M_colind, iw->H, NULL, NULL, end);
   mjtNum g = 0;
-  for (int i=0; i < p->J_rownnz[r]; i++) {
-    g += J[i] * x[col[i]];
+  for (int i=0; i < end; i++) {
+    g += x[i] * x[i] * iw->Dinv[i];
   }
   return g;
 }
@@ -349,11 +437,15 @@ static void icfPrecond(mjtNum* out, const mjtNum* in, void* arg) {
 }
 
 
-// du = -H^-1 grad: the factor solves it when H lies in M's pattern, otherwise it preconditions
-// conjugate gradients
+// du = -H^-1 grad: the factor solves it when H lies in M's pattern or was factored dense,
+// otherwise it preconditions conjugate gradients
 static void newtonStep(icfWork* iw, const acsProblem* p) {
   int nv = p->nv;
   mju_scl(iw->du, iw->grad, -1, nv);
+  if (iw->dense) {
+    mju_cholSolve(iw->du, iw->Hd, iw->du, nv);
+    return;
+  }
   solveFactor(iw->du, iw, p);
   if (!iw->offpattern) {
     return;

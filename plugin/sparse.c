@@ -60,7 +60,7 @@ void acs_halfSolveLD(mjtNum* x, const int* rownnz, const int* rowadr, const int*
   solveLT(x, rownnz, rowadr, colind, L, pat, 0, npat);
 
   // x <- D^-1/2 x
-  for (int q=0; q < npat; q++) {
+  for (int q=0; q < npat && sdinv; q++) {
     int i = pat ? pat[q] : q;
     x[i] *= sdinv[i];
   }

@@ -14,10 +14,10 @@
 void acs_solveLD(mjtNum* x, const int* rownnz, const int* rowadr, const int* colind,
                  const mjtNum* L, const mjtNum* diaginv, int adr, int num);
 
-// x <- D^-1/2 L^-T x for a factor as above (sdinv: the square roots of diaginv), on the dofs
-// pat[0..npat) in ascending order, a set closed under ancestors (pat NULL: the dofs [0, npat)): the
-// factor-space image B' = D^-1/2 L^-T J' of a row of J, so that J M^-1 J' = B B'. x outside the
-// set is neither read nor written (L^-T moves values to ancestors only)
+// x <- D^-1/2 L^-T x for a factor as above (sdinv: the square roots of diaginv; NULL: x <- L^-T x),
+// on the dofs pat[0..npat) in ascending order, a set closed under ancestors (pat NULL: the dofs
+// [0, npat)): the factor-space image B' = D^-1/2 L^-T J' of a row of J, so that J M^-1 J' = B B'.
+// x outside the set is neither read nor written (L^-T moves values to ancestors only)
 void acs_halfSolveLD(mjtNum* x, const int* rownnz, const int* rowadr, const int* colind,
                      const mjtNum* L, const mjtNum* sdinv, const int* pat, int npat);
 

@@ -10,6 +10,7 @@
 
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
+#include "context.h"
 #include "test_util.h"
 
 static const char* kModels[2] = {"lagged", "similar"};
@@ -428,6 +429,138 @@ static void testStiffnessSweep(void) {
 }
 
 
+//---------------------------------- dense Newton step ---------------------------------------------
+
+// a problem with pad more dofs (unit masses, no rows): the same solution on the problem's dofs;
+// above 60 dofs the solvers precondition conjugate gradients with the in-pattern factor where
+// below it they factor the Hessian dense
+typedef struct {
+  acsProblem p;
+  int *rownnz, *rowadr, *colind;
+  mjtNum* M;
+} padProblem;
+
+static void padMake(padProblem* q, const acsProblem* p, int pad) {
+  int nv = p->nv + pad, nC = p->nnzM + pad;
+  q->p = *p;
+  q->rownnz = mju_malloc(sizeof(int) * nv);
+  q->rowadr = mju_malloc(sizeof(int) * nv);
+  q->colind = mju_malloc(sizeof(int) * nC);
+  q->M = mju_malloc(sizeof(mjtNum) * nC);
+  memcpy(q->rownnz, p->M_rownnz, sizeof(int) * p->nv);
+  memcpy(q->rowadr, p->M_rowadr, sizeof(int) * p->nv);
+  memcpy(q->colind, p->M_colind, sizeof(int) * p->nnzM);
+  mju_copy(q->M, p->M, p->nnzM);
+  for (int i=p->nv; i < nv; i++) {
+    int adr = p->nnzM + i - p->nv;
+    q->rownnz[i] = 1;
+    q->rowadr[i] = adr;
+    q->colind[adr] = i;
+    q->M[adr] = 1;
+  }
+  q->p.nv = nv;
+  q->p.nnzM = nC;
+  q->p.M_rownnz = q->rownnz;
+  q->p.M_rowadr = q->rowadr;
+  q->p.M_colind = q->colind;
+  q->p.M = q->M;
+}
+
+static void padFree(padProblem* q) {
+  mju_free(q->rownnz);
+  mju_free(q->rowadr);
+  mju_free(q->colind);
+  mju_free(q->M);
+}
+
+
+// does a block couple dofs of which neither is an ancestor of the other (outside M's pattern)
+static int offPattern(const acsProblem* p) {
+  for (int k=0; k < p->nblock; k++) {
+    int adr = p->J_rowadr[p->block_adr[k]], n = p->J_rownnz[p->block_adr[k]];
+    for (int a=1; a < n; a++) {
+      int i = p->J_colind[adr+a], anc = 0;
+      for (int j=0; j < p->M_rownnz[i]; j++) {
+        anc |= p->M_colind[p->M_rowadr[i]+j] == p->J_colind[adr+a-1];
+      }
+      if (!anc) {
+        return 1;
+      }
+    }
+  }
+  return 0;
+}
+
+
+// Hessians with couplings outside M's pattern (two trees or two branches in contact): below 60
+// dofs the Newton step solves the whole Hessian factored dense. The same problems padded past 60
+// dofs take the conjugate-gradient path (relative residual 1e-10): the two must give the same
+// forces in as many Newton iterations. Scenes: the 1000:1 box stack (box on box: two trees) and
+// the shared humanoid fallen from qpos0 (its tendon limits couple a leg and an arm)
+static void testDenseNewton(void) {
+  static const char* scenes[2] = {"stack_ratio.xml", "humanoid.xml"};
+  for (int s=0; s < 2; s++) {
+    mjModel* m = s ? acst_loadSharedModel(scenes[s]) : acst_loadTestModel(scenes[s]);
+    if (!m) return;
+    mjData* d = s ? mj_makeData(m) : acst_makeData(m);   // the humanoid from qpos0: it falls
+    acsContext* ctx = makeContext(m, "lagged", NULL);
+    if (!ctx) return;
+    int nprob = 0, iters[2][2] = {{0, 0}, {0, 0}};
+    mjtNum worst[2] = {0, 0};
+    for (int t=0; t < 1500 && !acst_failures; t++) {
+      ENSURE(acs_step(m, d, ctx) != acsSTATUS_ERROR);
+      if (t < 200 || t % 10) {
+        continue;
+      }
+      mjData* dc = mj_copyData(NULL, m, d);
+      ENSURE(acs_forward(m, dc, ctx) != acsSTATUS_ERROR);
+      const acsProblem* p = &ctx->problem;
+      if (p->nefc > 0 && offPattern(p)) {
+        padProblem pad;
+        padMake(&pad, p, 60);
+        mjtNum* f[2] = {mju_malloc(sizeof(mjtNum) * p->nefc),
+                        mju_malloc(sizeof(mjtNum) * p->nefc)};
+        for (int q=0; q < 2; q++) {
+          acsSettings st;
+          acs_defaultSettings(&st);
+          st.solver = acs_solverId(kModels[q]);
+          st.newton_tolerance = 1e-10;
+          for (int path=0; path < 2; path++) {
+            acsStats stats;
+            mju_zero(f[path], p->nefc);
+            ENSURE(acst_solveSettings(f[path], &stats, path ? &pad.p : p, &st) ==
+                   acsSTATUS_CONVERGED);
+            iters[q][path] += stats.niter;
+          }
+          mjtNum fmax = 0, diff = 0;
+          for (int r=0; r < p->nefc; r++) {
+            fmax = mju_max(fmax, mju_abs(f[1][r]));
+            diff = mju_max(diff, mju_abs(f[0][r] - f[1][r]));
+          }
+          worst[q] = mju_max(worst[q], diff / mju_max(fmax, 1));
+        }
+        nprob++;
+        mju_free(f[0]);
+        mju_free(f[1]);
+        padFree(&pad);
+      }
+      mj_deleteData(dc);
+    }
+    for (int q=0; q < 2; q++) {
+      printf("  %-7s %-15s %d problems off M's pattern: Newton iterations dense %d, conjugate "
+             "gradients %d; forces differ by %.1e of the largest\n", kModels[q], scenes[s],
+             nprob, iters[q][0], iters[q][1], worst[q]);
+      ENSURE(iters[q][0] <= iters[q][1]);
+      ENSURE_LE(worst[q], 1e-6);
+    }
+    ENSURE(nprob >= 10);
+    acs_deleteContext(ctx);
+    mj_deleteData(d);
+    mj_deleteModel(m);
+  }
+}
+
+
 int main(int argc, char** argv) {
   static const acstTest tests[] = {
     TEST(testSphereRest),
@@ -437,6 +570,7 @@ int main(int argc, char** argv) {
     TEST(testGliding),
     TEST(testIncline),
     TEST(testStiffnessSweep),
+    TEST(testDenseNewton),
   };
   return acst_main(argc, argv, tests, sizeof(tests)/sizeof(tests[0]));
 }
