@@ -460,14 +460,21 @@ static void newtonStep(icfWork* iw, const acsProblem* p) {
 
 //---------------------------------- exact line search ---------------------------------------------
 
-// l'(alpha) and l''(alpha) along du (Mu, Mdu, duMdu precomputed; dvc = J du)
+// l'(alpha) and l''(alpha) along du (Mu, Mdu, duMdu precomputed; dvc = J du); at alpha = 0 the
+// impulses and Hessians of the iterate (iw->gamma, iw->G from the gradient's evaluation) are
+// used as they are, otherwise the potentials are evaluated (one evaluation, counted in neval)
 static void lineDerivatives(mjtNum* d1, mjtNum* d2, icfWork* iw, const acsProblem* p,
-                            mjtNum alpha, mjtNum duMu, mjtNum duMdu) {
-  for (int r=0; r < p->nefc; r++) {
-    iw->a[r] = iw->vc[r] + alpha * iw->dvc[r];
+                            mjtNum alpha, mjtNum duMu, mjtNum duMdu, int* neval) {
+  const mjtNum* gamma = iw->gamma;
+  if (alpha != 0) {
+    for (int r=0; r < p->nefc; r++) {
+      iw->a[r] = iw->vc[r] + alpha * iw->dvc[r];
+    }
+    potentials(iw->gtry, iw, p, iw->a, 1);
+    gamma = iw->gtry;
+    (*neval)++;
   }
-  potentials(iw->gtry, iw, p, iw->a, 1);
-  *d1 = duMu + alpha*duMdu - mju_dot(iw->dvc, iw->gtry, p->nefc);
+  *d1 = duMu + alpha*duMdu - mju_dot(iw->dvc, gamma, p->nefc);
   mjtNum curv = duMdu;
   for (int k=0; k < p->nblock; k++) {
     int adr = p->block_adr[k], dim = p->block_dim[k];
@@ -483,44 +490,45 @@ static void lineDerivatives(mjtNum* d1, mjtNum* d2, icfWork* iw, const acsProble
 
 
 // minimizer of the cost along du in [0, kAlphaMax]: Newton-Raphson on l'(alpha) = 0 with a
-// bisection fallback inside the bracket (rtsafe); return alpha (0: no descent)
+// bisection fallback inside the bracket (rtsafe), from the Newton-Raphson point of alpha = 0;
+// l'(kAlphaMax) is evaluated only when an iterate would leave the bracket above (l' < 0 there:
+// kAlphaMax is the answer). Return alpha (0: no descent)
 static mjtNum lineSearch(icfWork* iw, const acsProblem* p, int* neval) {
   int nv = p->nv;
   mulM(iw->Mdu, p, iw->du);
   mulJ(iw->dvc, p, iw->du);
   mjtNum duMu = mju_dot(iw->du, iw->Mu, nv), duMdu = mju_dot(iw->du, iw->Mdu, nv);
 
-  mjtNum d0, c0, dmax, cmax;
-  lineDerivatives(&d0, &c0, iw, p, 0, duMu, duMdu);
-  (*neval)++;
+  mjtNum d0, c0;
+  lineDerivatives(&d0, &c0, iw, p, 0, duMu, duMdu, neval);
   if (!(d0 < 0)) {
     return 0;
   }
-  lineDerivatives(&dmax, &cmax, iw, p, kAlphaMax, duMu, duMdu);
-  (*neval)++;
-  if (dmax <= 0) {
-    return kAlphaMax;
-  }
 
   mjtNum lo = 0, hi = kAlphaMax;
+  int hiknown = 0;   // l'(hi) >= 0 evaluated
   mjtNum alpha = mju_min(-d0 / c0, kAlphaMax);
   for (int it=0; it < kLineMaxEval; it++) {
     mjtNum d1, d2;
-    lineDerivatives(&d1, &d2, iw, p, alpha, duMu, duMdu);
-    (*neval)++;
+    lineDerivatives(&d1, &d2, iw, p, alpha, duMu, duMdu, neval);
     if (mju_abs(d1) <= kLineTolerance * mju_abs(d0)) {
       break;
+    }
+    if (d1 < 0 && alpha == kAlphaMax) {
+      return kAlphaMax;
     }
     if (d1 < 0) {
       lo = alpha;
     } else {
       hi = alpha;
+      hiknown = 1;
     }
     if (hi - lo <= 1e-14 * hi) {
       break;
     }
     mjtNum next = alpha - d1 / d2;
-    alpha = (d2 > 0 && next > lo && next < hi) ? next : 0.5*(lo + hi);
+    alpha = (d2 > 0 && next > lo && next < hi) ? next :
+            !hiknown ? kAlphaMax : 0.5*(lo + hi);
   }
   return alpha;
 }
