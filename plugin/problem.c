@@ -274,6 +274,16 @@ static void blockKind(blockAsm* blk, const mjData* d, int i, int pyramid) {
 }
 
 
+// add tree t to the block's list if not yet marked
+static void markTree(int* trees, int* ntr, int* treemark, int* tree_rows, int t, int stamp) {
+  if (treemark[t] != stamp) {
+    treemark[t] = stamp;
+    trees[(*ntr)++] = t;
+    tree_rows[t] = 1;
+  }
+}
+
+
 // step 3: the block's column pattern (the union of its MuJoCo rows, in dof order) and the trees
 // it touches (in dof order); marks the trees that have constraint rows
 static void blockPattern(assembly* as, blockAsm* blk) {
@@ -288,47 +298,64 @@ static void blockPattern(assembly* as, blockAsm* blk) {
   int* tree_rows = acsBUF(ctx, tree_rows, int);
 
   int stamp = nextStamp(ctx, dofmark, nv, treemark, as->ntree);
-  int ntr = 0;
-  for (int j=0; j < blk->nmj; j++) {
-    int row = blk->i + j;
-    int n = sparse ? d->efc_J_rownnz[row] : nv;
-    const int* col = sparse ? d->efc_J_colind + d->efc_J_rowadr[row] : NULL;
-    const mjtNum* val = sparse ? d->efc_J + d->efc_J_rowadr[row] : d->efc_J + (size_t)row*nv;
-    for (int c=0; c < n; c++) {
-      int dof = sparse ? col[c] : c;
-      if (!sparse && val[c] == 0) {
-        continue;
-      }
-      if (dofmark[dof] != stamp) {
-        dofmark[dof] = stamp;
-        int t = m->dof_treeid[dof];
-        if (treemark[t] != stamp) {
-          treemark[t] = stamp;
-          trees[ntr++] = t;
-          tree_rows[t] = 1;
+  int ntr = 0, nJpat = 0;
+  int same = sparse;   // sparse rows with one pattern (a contact's rows: MuJoCo's chains)
+  for (int j=1; j < blk->nmj && same; j++) {
+    int r0 = blk->i, r = blk->i + j;
+    same = d->efc_J_rownnz[r] == d->efc_J_rownnz[r0] &&
+           !memcmp(d->efc_J_colind + d->efc_J_rowadr[r], d->efc_J_colind + d->efc_J_rowadr[r0],
+                   d->efc_J_rownnz[r0]*sizeof(int));
+  }
+  if (same) {
+    nJpat = d->efc_J_rownnz[blk->i];
+    memcpy(pat, d->efc_J_colind + d->efc_J_rowadr[blk->i], nJpat*sizeof(int));
+  } else if (sparse) {
+    // the union of the rows' patterns: marked, then collected tree by tree in dof order
+    for (int j=0; j < blk->nmj; j++) {
+      int row = blk->i + j, adr = d->efc_J_rowadr[row];
+      for (int c=0; c < d->efc_J_rownnz[row]; c++) {
+        int dof = d->efc_J_colind[adr+c];
+        if (dofmark[dof] != stamp) {
+          dofmark[dof] = stamp;
+          markTree(trees, &ntr, treemark, tree_rows, m->dof_treeid[dof], stamp);
         }
       }
     }
-  }
-
-  // trees in dof order (insertion sort: a block touches one or two trees)
-  for (int a=1; a < ntr; a++) {
-    int t = trees[a], c = a;
-    while (c > 0 && m->tree_dofadr[trees[c-1]] > m->tree_dofadr[t]) {
-      trees[c] = trees[c-1];
-      c--;
+    for (int a=1; a < ntr; a++) {   // insertion sort: a block touches one or two trees
+      int t = trees[a], c = a;
+      while (c > 0 && m->tree_dofadr[trees[c-1]] > m->tree_dofadr[t]) {
+        trees[c] = trees[c-1];
+        c--;
+      }
+      trees[c] = t;
     }
-    trees[c] = t;
-  }
-
-  // the block's dofs in order (its column pattern)
-  int nJpat = 0;
-  for (int a=0; a < ntr; a++) {
-    int adr = m->tree_dofadr[trees[a]], num = m->tree_dofnum[trees[a]];
-    for (int dof=adr; dof < adr+num; dof++) {
-      if (dofmark[dof] == stamp) {
+    for (int a=0; a < ntr; a++) {
+      int adr = m->tree_dofadr[trees[a]], num = m->tree_dofnum[trees[a]];
+      for (int dof=adr; dof < adr+num; dof++) {
+        if (dofmark[dof] == stamp) {
+          pat[nJpat++] = dof;
+        }
+      }
+    }
+  } else {
+    // dense rows: the columns, in order, where any of the block's rows is non-zero
+    const mjtNum* J = d->efc_J + (size_t)blk->i*nv;
+    for (int dof=0; dof < nv; dof++) {
+      int nz = 0;
+      for (int j=0; j < blk->nmj && !nz; j++) {
+        nz = J[(size_t)j*nv + dof] != 0;
+      }
+      if (nz) {
         pat[nJpat++] = dof;
       }
+    }
+  }
+
+  // the pattern in dof order marked, its trees listed in dof order (a tree's dofs are contiguous)
+  if (!ntr) {
+    for (int c=0; c < nJpat; c++) {
+      dofmark[pat[c]] = stamp;
+      markTree(trees, &ntr, treemark, tree_rows, m->dof_treeid[pat[c]], stamp);
     }
   }
   blk->ntr = ntr;
@@ -341,11 +368,18 @@ static void blockPattern(assembly* as, blockAsm* blk) {
   // with their ancestors: the pattern of the rows of B (a walk up from each dof stops at a marked
   // dof, whose own walk, or the one that marked it, covers the rest)
   int* anc = acsBUF(ctx, dof_anc, int);
+  int added = 0;
   for (int c=0; c < nJpat; c++) {
     for (int dof=m->dof_parentid[pat[c]]; dof >= 0 && dofmark[dof] != stamp;
          dof=m->dof_parentid[dof]) {
       dofmark[dof] = stamp;
+      added = 1;
     }
+  }
+  if (!added) {   // closed already (MuJoCo's chains)
+    memcpy(anc, pat, nJpat*sizeof(int));
+    blk->nBpat = nJpat;
+    return;
   }
   for (int a=0; a < ntr; a++) {
     int adr = m->tree_dofadr[trees[a]], num = m->tree_dofnum[trees[a]];
@@ -359,7 +393,8 @@ static void blockPattern(assembly* as, blockAsm* blk) {
 
 
 // step 4: the block's rows in acs's layout (contact frame: pyramidal rows decoded) into dofvec
-// (row r at r nv, over its trees), and their start-of-step velocities
+// (row r at r nv, over its pattern, zero on the ancestors B adds), and their start-of-step
+// velocities
 static void blockRows(assembly* as, blockAsm* blk) {
   acsContext* ctx = as->ctx;
   const mjModel* m = as->m;
@@ -367,10 +402,13 @@ static void blockRows(assembly* as, blockAsm* blk) {
   int nv = as->nv;
   mjtNum* X = acsBUF(ctx, dofvec, mjtNum);
   const int* pat = acsBUF(ctx, dof_list, int);
-  const int* trees = acsBUF(ctx, tree_list, int);
+
+  // zero over the pattern read later: the rows' (J) or with their ancestors' (B, a superset)
+  const int* zpat = blk->nBpat ? acsBUF(ctx, dof_anc, int) : pat;
+  int nz = blk->nBpat ? blk->nBpat : blk->nJpat;
   for (int r=0; r < blk->dim; r++) {
-    for (int a=0; a < blk->ntr; a++) {
-      mju_zero(X + (size_t)r*nv + m->tree_dofadr[trees[a]], m->tree_dofnum[trees[a]]);
+    for (int c=0; c < nz; c++) {
+      X[(size_t)r*nv + zpat[c]] = 0;
     }
   }
   for (int r=0; r < blk->dim; r++) {
@@ -403,11 +441,11 @@ static int keepRows(assembly* as, blockAsm* blk) {
   const int* pat = acsBUF(as->ctx, dof_list, int);
   blk->nkeep = 0;
   for (int r=0; r < blk->dim; r++) {
-    mjtNum jmax = 0;
-    for (int c=0; c < blk->nJpat; c++) {
-      jmax = mju_max(jmax, mju_abs(X[(size_t)r*nv + pat[c]]));
+    int nonzero = 0;
+    for (int c=0; c < blk->nJpat && !nonzero; c++) {
+      nonzero = fabs(X[(size_t)r*nv + pat[c]]) > kZeroRow;
     }
-    if (jmax > kZeroRow) {
+    if (nonzero) {
       blk->keep[blk->nkeep++] = r;
     } else if (blk->btype == acsBLOCK_CONTACT && r == 0) {
       break;
