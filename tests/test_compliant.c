@@ -404,21 +404,30 @@ static void testStiffnessSweep(void) {
       const char* opt[] = {"stiffness", ks[i], NULL};
       acsContext* ctx = makeContext(m, kModels[s], opt);
       int niter = 0, nmax = 0;
+      mjtNum pen = 0, pmin = 1, pmax = 0;
       for (int k=0; k < 500; k++) {
         run(m, d, ctx, 1);
         niter += acs_getStats(ctx)->niter;
         nmax = mju_max(nmax, acs_getStats(ctx)->niter);
+        if (k >= 400) {
+          mjtNum pk = 0;
+          for (int c=0; c < d->ncon; c++) {
+            pk += -d->contact[c].dist / d->ncon;
+          }
+          pen += pk / 100;
+          pmin = mju_min(pmin, pk);
+          pmax = mju_max(pmax, pk);
+        }
       }
-      mjtNum pen = 0;
-      for (int c=0; c < d->ncon; c++) {
-        pen += -d->contact[c].dist / d->ncon;
-      }
+
       mjtNum expected = 1.5 * 9.81 / (4 * atof(ks[i]));
       printf("  %-8s k = %-5s N/m: %.2f Newton iterations per step (max %d), penetration %.3e m "
-             "(m g / 4k = %.3e)\n", kModels[s], ks[i], niter / 500.0, nmax, pen, expected);
-      // the payload sits off-center: corners differ, their mean is m g / (4 k) within 1%; at
-      // 1e10 N/m (4e-10 m) within 20%: the Newton tolerance (1e-5 relative momentum) resolves
-      // velocities to ~1e-8 m/s, i.e. 2e-11 m per step
+             "(m g / 4k = %.3e; steps %.2e to %.2e)\n", kModels[s], ks[i], niter / 500.0, nmax,
+             pen, expected, pmin, pmax);
+      // the payload sits off-center: corners differ, their mean over the last 100 steps is
+      // m g / (4 k) within 1%; at 1e10 N/m (4e-10 m) within 20%: the Newton tolerance (1e-5
+      // relative momentum) resolves velocities to ~1e-8 m/s, i.e. 2e-11 m per step, and the
+      // penetration of a single step ranges from 1.5e-10 to 6.5e-10 m (lagged) about the mean
       ENSURE(d->ncon == 4);
       ENSURE_NEAR(pen, expected, (i < 3 ? 0.01 : 0.2) * expected);
       acs_deleteContext(ctx);
