@@ -81,7 +81,11 @@ static int blockActive(const mjtNum* f, const acsProblem* p, int k, int model) {
     if (acsu_coneNorm(f, mu, dim) < f[0]) {
       return 1;
     }
-    return model == acsMODEL_NCP && dim == 3 && (f[1] != 0 || f[2] != 0) ? 2 : 0;
+    int friction = 0;
+    for (int j=1; j < dim; j++) {
+      friction |= f[j] != 0;
+    }
+    return model == acsMODEL_NCP && dim >= 3 && friction ? 2 : 0;
   }
   default:
     return 0;
@@ -150,7 +154,8 @@ void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p) {
   gs->rhs          = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
   gs->df           = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
   gs->slot_t       = acs_arenaAlloc(arena, p->nefc, sizeof(int));
-  gs->slot_c       = acs_arenaAlloc(arena, 2*p->nefc, sizeof(mjtNum));
+  gs->slot_n       = acs_arenaAlloc(arena, p->nefc, sizeof(int));
+  gs->slot_c       = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
   gs->piv          = acs_arenaAlloc(arena, 2*p->nefc, sizeof(int));
   gs->fsave        = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
   gs->asave        = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
@@ -296,9 +301,11 @@ static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
       gs->rows[n++] = adr + r;
     }
     if (gs->active[k] == 2) {
+      for (int r=1; r < p->block_dim[k]; r++) {
+        gs->slot_c[adr+r] = force[adr+r] / force[adr];
+      }
       gs->slot_t[n] = nslide++;
-      gs->slot_c[2*n] = force[adr+1] / force[adr];
-      gs->slot_c[2*n+1] = force[adr+2] / force[adr];
+      gs->slot_n[n] = p->block_dim[k] - 1;
       gs->rows[n++] = adr;
     }
   }
@@ -309,8 +316,9 @@ static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
   for (int j=0; j < n; j++) {
     if (gs->slot_t[j] >= 0) {
       gs->slot_t[j] = m;
-      gs->rows[m++] = gs->rows[j] + 1;
-      gs->rows[m++] = gs->rows[j] + 2;
+      for (int r=1; r <= gs->slot_n[j]; r++) {
+        gs->rows[m++] = gs->rows[j] + r;
+      }
     }
   }
 
@@ -329,7 +337,11 @@ static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
       for (int u=0; u < n; u++) {
         const mjtNum* He = gs->H + (size_t)e*m;
         int t = gs->slot_t[u];
-        A[e*n+u] = t < 0 ? He[u] : He[u] + gs->slot_c[2*u] * He[t] + gs->slot_c[2*u+1] * He[t+1];
+        mjtNum v = He[u];
+        for (int r=1; t >= 0 && r <= gs->slot_n[u]; r++) {
+          v += gs->slot_c[gs->rows[u] + r] * He[t+r-1];
+        }
+        A[e*n+u] = v;
       }
     }
     mju_copy(gs->rhs, gs->dx, n);
@@ -343,9 +355,8 @@ static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
   }
   for (int j=0; j < n; j++) {
     gs->df[gs->rows[j]] = gs->dx[j];
-    if (gs->slot_t[j] >= 0) {
-      gs->df[gs->rows[j] + 1] = gs->slot_c[2*j] * gs->dx[j];
-      gs->df[gs->rows[j] + 2] = gs->slot_c[2*j+1] * gs->dx[j];
+    for (int r=1; gs->slot_t[j] >= 0 && r <= gs->slot_n[j]; r++) {
+      gs->df[gs->rows[j] + r] = gs->slot_c[gs->rows[j] + r] * gs->dx[j];
     }
   }
 

@@ -35,7 +35,8 @@ typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
   mjtNum*  df;                    // the step per row                            (nefc)
   int*     slot_t;                // sliding unknown: its tangential rows' place
                                   //   in rows; -1 otherwise                      (nefc)
-  mjtNum*  slot_c;                // sliding unknown: f_t = c f_n                (2 nefc)
+  int*     slot_n;                // sliding unknown: its tangential rows        (nefc)
+  mjtNum*  slot_c;                // sliding contact's rows: f_j = c_j f_n, by row (nefc)
   int*     piv;                   // elimination scratch                         (2 nefc)
   mjtNum*  fsave;                 // the island's force and a before the step    (nefc)
   mjtNum*  asave;                 //                                             (nefc)
