@@ -572,11 +572,14 @@ int acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
   solveFactor(iw.u, &iw, p);
 
   // the warm start only if its cost 1/2 u'M u + sum of potentials at v_free + J u is below that of
-  // the free motion u = 0 (a contact set that changed can carry impulses that no longer apply)
+  // the free motion u = 0 (a contact set that changed can carry impulses that no longer apply);
+  // kept, its velocities, impulses, Hessians and M u serve the first iteration as they are
+  mjtNum cost0 = potentials(iw.gtry, &iw, p, p->vfree, 0);
   constraintVelocity(iw.vc, p, iw.u);
   mulM(iw.Mu, p, iw.u);
-  mjtNum cost = 0.5 * mju_dot(iw.u, iw.Mu, nv) + potentials(iw.gamma, &iw, p, iw.vc, 0);
-  if (!(cost <= potentials(iw.gamma, &iw, p, p->vfree, 0))) {
+  mjtNum cost = 0.5 * mju_dot(iw.u, iw.Mu, nv) + potentials(iw.gamma, &iw, p, iw.vc, 1);
+  int fresh = cost <= cost0;
+  if (!fresh) {
     mju_zero(iw.u, nv);
   }
 
@@ -584,9 +587,12 @@ int acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
   int status = acsSTATUS_MAXITER;
   for (int iter=0; ; iter++) {
     // gradient r = M u - J' gamma at u
-    constraintVelocity(iw.vc, p, iw.u);
-    potentials(iw.gamma, &iw, p, iw.vc, 1);
-    mulM(iw.Mu, p, iw.u);
+    if (!fresh) {
+      constraintVelocity(iw.vc, p, iw.u);
+      potentials(iw.gamma, &iw, p, iw.vc, 1);
+      mulM(iw.Mu, p, iw.u);
+    }
+    fresh = 0;
     mju_copy(iw.grad, iw.Mu, nv);
     mju_zero(iw.w, nv);
     addJT(iw.w, p, iw.gamma);
