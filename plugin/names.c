@@ -21,7 +21,7 @@ static const solverInfo kSolvers[] = {
                        acsMODEL_NCP},
   [acsSOL_ADMM]     = {"admm", "NCP with De Saxce fixed point, ADMM with spectral penalty",
                        acsMODEL_NCP},
-  [acsSOL_RAISIM]   = {"raisim", "RaiSim per-contact bisection (approximates the NCP)",
+  [acsSOL_RAISIM]   = {"raisim", "RaiSim per-contact sliding-ellipse solve (approximates the NCP)",
                        acsMODEL_NCP},
   [acsSOL_LCP_PGS]  = {"lcp-pgs", "LCP (box-linearized friction cone), projected Gauss-Seidel",
                        acsMODEL_LCP},

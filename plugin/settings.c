@@ -97,7 +97,7 @@ static const optionInfo kOptions[] = {
   {"raisim_gamma",     kTypeNum,    OPT(raisim_gamma),    0, 1,       0, 0, "",
    "RaiSim relaxation decay per sweep: a <- gamma a + (1 - gamma) a_min"},
   {"raisim_bisection_tol", kTypeNum, OPT(raisim_bisection_tol), 0, INFINITY, 1, 1, "N",
-   "RaiSim bisection stops when the force changes by less than this"},
+   "RaiSim's root search on the ellipse stops when its bracket's ends differ by less than this"},
 };
 
 #define kNOPTION ((int)(sizeof(kOptions)/sizeof(kOptions[0])))

@@ -8,7 +8,7 @@
 //   stick     f0 = -G^-1 c lies in the cone:    f* = f0
 //   slide     otherwise: f* is the point of the ellipse {cone surface} ∩ {G_n. f + c_n = 0}
 //             (zero normal velocity) where (G f + c) is orthogonal to the ellipse, found by
-//             bracketing and bisection on the polar angle theta of f_t:
+//             bracketing and a root search (false position) on the polar angle theta of f_t:
 //               r(theta) = -c_n / (G_nn / mu + G_nt1 cos + G_nt2 sin),
 //               f(theta) = (r / mu, r cos, r sin)   (normal first)
 //             with the derivative d(theta) = eta . (G f + c), eta = grad(h1) x grad(h2) the tangent
@@ -22,7 +22,7 @@
 //
 // Extensions for MuJoCo's rows: equality, friction-loss, limit and condim-1 rows take the
 // Gauss-Seidel steps of pgs in the same sweep; anisotropic friction (mu_1 != mu_2) is handled by
-// scaling the tangent axes so that the cone is round; for condim 4 and 6 the bisection handles
+// scaling the tangent axes so that the cone is round; for condim 4 and 6 the root search handles
 // the translational part and the torsional and rolling rows take a projected step after it.
 
 #include <math.h>
@@ -37,11 +37,11 @@
 #include "solvers.h"
 #include "solver_util.h"
 
-// bracketing and bisection parameters (ContactBench's RaisimSolver defaults)
+// bracketing parameters (ContactBench's RaisimSolver defaults)
 #define kBeta1 1e-2               // initial angular step (rad)
 #define kBeta2 0.5                // shrink factor after an invalid step
 #define kBeta3 1.3                // growth factor while the derivative keeps its sign
-#define kMaxBisection 200         // iterations of bracketing, and of bisection
+#define kMaxBisection 200         // iterations of bracketing, and of the root search
 
 typedef struct raisimWork_ {
   acsSweep sweep;                 // the Gauss-Seidel driver's workspace
@@ -50,7 +50,7 @@ typedef struct raisimWork_ {
   mjtNum*  Gs;                    // its scaled translational block S G S        (9 nblock)
   mjtNum*  Gsinv;                 // and that block's inverse                    (9 nblock)
   mjtNum*  mu;                    // the rounded cone's coefficient (0: frictionless) (nblock)
-  mjtNum   tol;                   // the bisection's tolerance
+  mjtNum   tol;                   // the root search's tolerance
 } raisimWork;
 
 

@@ -22,7 +22,7 @@ typedef enum acstSolver_ {        // contact model and solver
   acsSOL_NATIVE = 0,              // MuJoCo's own mj_fwdConstraint (soft convex model)
   acsSOL_PGS,                     // NCP with De Saxce correction, projected Gauss-Seidel
   acsSOL_ADMM,                    // NCP with De Saxce fixed point, ADMM (spectral penalty)
-  acsSOL_RAISIM,                  // RaiSim: per-contact bisection on the sliding ellipse
+  acsSOL_RAISIM,                  // RaiSim: per-contact root search on the sliding ellipse
   acsSOL_LCP_PGS,                 // LCP (box-linearized cone), projected Gauss-Seidel
   acsSOL_CCP_PGS,                 // CCP (convex relaxation), projected Gauss-Seidel
   acsSOL_CCP_ADMM,                // CCP (convex relaxation), ADMM
@@ -232,7 +232,7 @@ typedef struct acsSettings_ {
   mjtNum raisim_alpha;            // initial relaxation of the contact update, (0, 1] default: 1
   mjtNum raisim_alpha_min;        // its floor, (0, 1]                          default: 0.1
   mjtNum raisim_gamma;            // its decay per sweep: a <- g a + (1-g) a_min, [0, 1] default: 0.99
-  mjtNum raisim_bisection_tol;    // bisection stop: force change, N, > 0      default: 1e-8
+  mjtNum raisim_bisection_tol;    // root search stop: bracket width, N, > 0  default: 1e-8
 
   int    cookie;                  // set by acs_defaultSettings; do not set
 } acsSettings;
