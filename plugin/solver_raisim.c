@@ -42,6 +42,7 @@
 #define kBeta2 0.5                // shrink factor after an invalid step
 #define kBeta3 1.3                // growth factor while the derivative keeps its sign
 #define kMaxBisection 200         // iterations of bracketing, and of the root search
+#define kSecantMax 20             // false-position steps of the root search, then bisection
 
 typedef struct raisimWork_ {
   acsSweep sweep;                 // the Gauss-Seidel driver's workspace
@@ -159,14 +160,17 @@ static void raisimLocal(mjtNum fstar[3], const mjtNum G[9], const mjtNum Ginv[9]
 
   // the root on [thetap, theta] (the slope's sign of d0 at thetap, the other at theta): false
   // position with the Illinois modification (an end kept twice has its slope halved, so both ends
-  // close in, superlinearly), bisection where the secant point is not strictly inside; to the
-  // same tolerance on the ends' forces as a bisection (which took 25 evaluations per slide on the
-  // humanoids)
+  // close in, superlinearly), bisection where the secant point is not strictly inside, and
+  // bisection alone after kSecantMax steps (near the rounding floor of large forces the slope's
+  // sign is noise, Fetch's 4e5 N contacts: the bracket then closes as a bisection's does); to the
+  // same tolerance on the ends' forces as a bisection alone (which took 25 evaluations per slide
+  // on the humanoids, this 5.7)
   if (bracketed) {
     int kept = 0;   // the end kept by the last update: -1 thetap, 1 theta
     for (int it=0; it < kMaxBisection; it++) {
       mjtNum thetam = theta - slope * (theta - thetap) / (slope - slopep), fm[3];
-      if (!(thetam > mju_min(theta, thetap) && thetam < mju_max(theta, thetap))) {
+      if (it >= kSecantMax ||
+          !(thetam > mju_min(theta, thetap) && thetam < mju_max(theta, thetap))) {
         thetam = 0.5*(theta + thetap);
       }
       ellipsePoint(fm, thetam, G, c, mu);
