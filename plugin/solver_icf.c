@@ -14,9 +14,10 @@
 // no fill), with MuJoCo's LDL' elimination: J' G J stays in that pattern when a block's dofs lie
 // on one chain of one tree (a robot touching the ground). Couplings outside the pattern (two
 // trees or two branches in contact: a hand holding an object, a humanoid's arm on its thigh)
-// make H denser: below kDenseNv dofs (MuJoCo's own switch between its dense and sparse solvers)
-// H is then formed dense and Cholesky-factored, its Newton step exact; above it the factor
-// without those couplings preconditions conjugate gradients on the full H (no nv x nv matrix).
+// make H denser. H is block-diagonal over the groups of trees that blocks couple: the groups with
+// such couplings are formed dense and Cholesky-factored when they hold fewer than kDenseNv dofs
+// together (the rest keeps the pattern's factor; the Newton step stays exact); above that the
+// pattern's factor preconditions conjugate gradients on the full H (no large dense matrix).
 //
 // The impulses are returned as forces gamma / h in acs's layout, so acs's write-back gives
 // v+ = v* + M^-1 J' gamma = v* + u.
@@ -39,7 +40,8 @@
 #define kCGTolerance 1e-10        // conjugate gradients: relative residual of the Newton step
 #define kCGMaxIter 500            // conjugate gradients: iteration limit
 #define kNearRigidBeta 1.0        // SAP near-rigid: the constraint's period is beta h
-#define kDenseNv 60               // H off M's pattern: dense Cholesky below this many dofs
+#define kDenseNv 400              // H off M's pattern: its groups dense below this many dofs
+                                  //   (nv^3/6 flops: below a few ms; 64 boxes in a wall: 384)
 
 typedef struct icfWork_ {
   acsICFBlock* blk;               // block constants                          (nblock)
@@ -50,15 +52,27 @@ typedef struct icfWork_ {
   mjtNum *cr, *cp, *cq, *cz;      // conjugate gradients                      (nv)
   mjtNum *cv;                     // their right-hand side -grad              (nv)
   mjtNum *H, *Dinv;               // factor in M's pattern                    (nC), (nv)
-  mjtNum *Hd;                     // dense factor when off-pattern, nv < kDenseNv (nv^2)
+  mjtNum *Hd;                     // dense factor of the off-pattern groups (min(nv, kDenseNv)^2)
   mjtNum *Jl, *JtG;               // block-local dense J' and J' G            (6 nv)
   int*    local;                  // dof -> position in the block's pattern   (nv)
   int*    mark;                   // dof marks (factorDense)                  (nv)
+  int*    group;                  // union-find of trees by blocks, at root dofs (nv)
+  int*    dofs;                   // the dofs factored dense, ascending       (nv)
+  int*    dloc;                   // dof -> its place in dofs                 (nv)
+  int     ndense;                 // their number
   int*    boff;                   // block has couplings outside M's pattern  (nblock)
   mjtNum *f, *a;                  // forces and velocities for the residual   (nefc)
   int     offpattern;             // H has couplings outside M's pattern
   int     dense;                  // ... and is factored dense in Hd (Newton step exact)
 } icfWork;
+
+
+int acs_testIcfDenseNv = 0;
+
+// the most dofs factored dense: kDenseNv, or the tests' choice
+static int denseNv(void) {
+  return acs_testIcfDenseNv > 0 ? acs_testIcfDenseNv : kDenseNv;
+}
 
 
 static int nnzM(const acsProblem* p) {
@@ -95,11 +109,15 @@ static void icfLayout(void* work, acsArena* arena, const acsProblem* p) {
   iw->cv    = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
   iw->H     = acs_arenaAlloc(arena, p->M ? nnzM(p) : 0, sizeof(mjtNum));
   iw->Dinv  = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
-  iw->Hd    = acs_arenaAlloc(arena, nv < kDenseNv ? (size_t)nv*nv : 0, sizeof(mjtNum));
+  size_t nd = nv < denseNv() ? nv : denseNv();
+  iw->Hd    = acs_arenaAlloc(arena, nd*nd, sizeof(mjtNum));
   iw->Jl    = acs_arenaAlloc(arena, 6*(size_t)nv, sizeof(mjtNum));
   iw->JtG   = acs_arenaAlloc(arena, 6*(size_t)nv, sizeof(mjtNum));
   iw->local = acs_arenaAlloc(arena, nv, sizeof(int));
   iw->mark  = acs_arenaAlloc(arena, nv, sizeof(int));
+  iw->group = acs_arenaAlloc(arena, nv, sizeof(int));
+  iw->dofs  = acs_arenaAlloc(arena, nv, sizeof(int));
+  iw->dloc  = acs_arenaAlloc(arena, nv, sizeof(int));
   iw->boff  = acs_arenaAlloc(arena, p->nblock, sizeof(int));
 }
 
@@ -294,19 +312,67 @@ static mjtNum blockEntry(const icfWork* iw, int dim, int a, int b) {
 }
 
 
-// H formed dense in Hd and Cholesky-factored: the in-pattern part assembled in iw->H (M and
-// every block's couplings of dofs to their ancestors) and the couplings outside M's pattern of the
-// blocks marked in boff (dof pairs that are not ancestor and descendant). Return 0 if H is not
+// root of group g (union-find over root dofs, path halving)
+static int groupRoot(int* group, int g) {
+  while (group[g] != g) {
+    group[g] = group[group[g]];
+    g = group[g];
+  }
+  return g;
+}
+
+
+// the dofs of the groups of trees (coupled by blocks) that have couplings outside M's pattern
+// (boff), ascending in iw->dofs; return their number. A tree's root dof is the first of its row
+// in M's layout (the row lists the dof's ancestors in ascending order)
+static int denseDofs(icfWork* iw, const acsProblem* p) {
+  int nv = p->nv, n = 0;
+  for (int i=0; i < nv; i++) {
+    iw->group[i] = i;
+    iw->mark[i] = 0;
+  }
+  for (int k=0; k < p->nblock; k++) {
+    int row = p->block_adr[k], adr = p->J_rowadr[row], prev = -1;
+    for (int c=0; c < p->J_rownnz[row]; c++) {
+      int root = p->M_colind[p->M_rowadr[p->J_colind[adr+c]]];
+      if (prev >= 0 && root != prev) {   // a tree's dofs are contiguous in the sorted pattern
+        int g0 = groupRoot(iw->group, prev), g1 = groupRoot(iw->group, root);
+        iw->group[g1] = g0;
+      }
+      prev = root;
+    }
+  }
+  for (int k=0; k < p->nblock; k++) {
+    int row = p->block_adr[k];
+    if (iw->boff[k] && p->J_rownnz[row]) {
+      int dof = p->J_colind[p->J_rowadr[row]];
+      iw->mark[groupRoot(iw->group, p->M_colind[p->M_rowadr[dof]])] = 1;
+    }
+  }
+  for (int i=0; i < nv; i++) {
+    if (iw->mark[groupRoot(iw->group, p->M_colind[p->M_rowadr[i]])]) {
+      iw->dloc[i] = n;
+      iw->dofs[n++] = i;
+    }
+  }
+  return n;
+}
+
+
+// H on the dofs of iw->dofs formed dense in Hd (in that order) and Cholesky-factored: the
+// in-pattern part assembled in iw->H (M and every block's couplings of dofs to their ancestors)
+// and the couplings outside M's pattern of the blocks marked in boff (dof pairs that are not
+// ancestor and descendant; those blocks' dofs all lie in the set). Return 0 if H is not
 // numerically positive definite
 static int factorDense(icfWork* iw, const acsProblem* p) {
-  int nv = p->nv;
+  int nd = iw->ndense;
   mjtNum* Hd = iw->Hd;
-  mju_zero(Hd, (size_t)nv*nv);
-  for (int i=0; i < nv; i++) {
-    int adr = p->M_rowadr[i], n = p->M_rownnz[i];
+  mju_zero(Hd, (size_t)nd*nd);
+  for (int q=0; q < nd; q++) {
+    int i = iw->dofs[q], adr = p->M_rowadr[i], n = p->M_rownnz[i];
     for (int j=0; j < n; j++) {
-      int c = p->M_colind[adr+j];
-      Hd[i*nv + c] = Hd[c*nv + i] = iw->H[adr+j];
+      int c = iw->dloc[p->M_colind[adr+j]];
+      Hd[q*nd + c] = Hd[c*nd + q] = iw->H[adr+j];
     }
     iw->mark[i] = -1;
   }
@@ -326,8 +392,9 @@ static int factorDense(icfWork* iw, const acsProblem* p) {
       for (int b=0; b < a; b++) {
         if (iw->mark[pat[b]] != stamp) {
           mjtNum v = blockEntry(iw, p->block_dim[k], a, b);
-          Hd[i*nv + pat[b]] += v;
-          Hd[pat[b]*nv + i] += v;
+          int la = iw->dloc[i], lb = iw->dloc[pat[b]];
+          Hd[la*nd + lb] += v;
+          Hd[lb*nd + la] += v;
         }
       }
     }
@@ -335,13 +402,14 @@ static int factorDense(icfWork* iw, const acsProblem* p) {
       iw->local[pat[c]] = -1;
     }
   }
-  return mju_cholFactor(Hd, nv, mjMINVAL) == nv;
+  return mju_cholFactor(Hd, nd, mjMINVAL) == nd;
 }
 
 
 // H = M + (J' G J within M's pattern) (only M if not flg_contact), factorized in place as
 // L' D L (MuJoCo's elimination); sets offpattern (and boff of the blocks) when J' G J has
-// couplings outside the pattern, and dense when H is then factored whole (factorDense)
+// couplings outside the pattern, and dense when the groups of trees that have them are factored
+// whole in Hd (factorDense; the pattern's factor serves the other dofs)
 static void factorHessian(icfWork* iw, const acsProblem* p, int flg_contact) {
   int nv = p->nv;
   mju_copy(iw->H, p->M, nnzM(p));
@@ -375,11 +443,15 @@ static void factorHessian(icfWork* iw, const acsProblem* p, int flg_contact) {
     }
   }
 
-  if (iw->offpattern && nv < kDenseNv && factorDense(iw, p)) {
-    iw->dense = 1;
-    return;
+  // the dense groups first (they read H's in-pattern part before its factorization, which the
+  // other dofs need, if any)
+  if (iw->offpattern) {
+    iw->ndense = denseDofs(iw, p);
+    iw->dense = iw->ndense < denseNv() && factorDense(iw, p);
   }
-  acs_factorLD(iw->H, iw->Dinv, p->M_rownnz, p->M_rowadr, p->M_colind, nv);
+  if (!iw->dense || iw->ndense < nv) {
+    acs_factorLD(iw->H, iw->Dinv, p->M_rownnz, p->M_rowadr, p->M_colind, nv);
+  }
 }
 
 
@@ -437,16 +509,25 @@ static void icfPrecond(mjtNum* out, const mjtNum* in, void* arg) {
 }
 
 
-// du = -H^-1 grad: the factor solves it when H lies in M's pattern or was factored dense,
-// otherwise it preconditions conjugate gradients
+// du = -H^-1 grad: the factor solves it when H lies in M's pattern, the dense factor on the groups
+// off it when they were factored dense; otherwise the factor preconditions conjugate gradients
 static void newtonStep(icfWork* iw, const acsProblem* p) {
   int nv = p->nv;
   mju_scl(iw->du, iw->grad, -1, nv);
-  if (iw->dense) {
-    mju_cholSolve(iw->du, iw->Hd, iw->du, nv);
+  if (!iw->dense || iw->ndense < nv) {
+    solveFactor(iw->du, iw, p);
+  }
+  if (iw->dense) {   // the groups off the pattern: their dense factor (the groups are decoupled)
+    int nd = iw->ndense;
+    for (int q=0; q < nd; q++) {
+      iw->cv[q] = -iw->grad[iw->dofs[q]];
+    }
+    mju_cholSolve(iw->cv, iw->Hd, iw->cv, nd);
+    for (int q=0; q < nd; q++) {
+      iw->du[iw->dofs[q]] = iw->cv[q];
+    }
     return;
   }
-  solveFactor(iw->du, iw, p);
   if (!iw->offpattern) {
     return;
   }

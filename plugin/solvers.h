@@ -16,6 +16,10 @@ size_t acs_pgsWorkspace(const acsProblem* p, const acsSettings* s);
 int    acs_pgsSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
                     const acsProblem* p, const acsSettings* s);
 
+// tests: > 0: the compliant solvers factor the groups of trees with couplings outside M's pattern
+// densely below this many dofs (1: never, conjugate gradients); 0: the default (400)
+extern int acs_testIcfDenseNv;
+
 // tests: > 0: the largest island ADMM factorizes densely (larger ones: conjugate gradients);
 // 0: the default (200 rows). Set before any workspace query
 extern int acs_testAdmmDenseRows;
