@@ -56,7 +56,7 @@ typedef struct icfWork_ {
   mjtNum *Jl, *JtG;               // block-local dense J' and J' G            (6 nv)
   int*    local;                  // dof -> position in the block's pattern   (nv)
   int*    mark;                   // dof marks (factorDense)                  (nv)
-  int*    group;                  // union-find of trees by blocks, at root dofs (nv)
+  int*    group;                  // each dof's group of trees (groupTrees)      (nv)
   int*    dofs;                   // the dofs factored dense, ascending       (nv)
   int*    dloc;                   // dof -> its place in dofs                 (nv)
   int     ndense;                 // their number
@@ -322,14 +322,13 @@ static int groupRoot(int* group, int g) {
 }
 
 
-// the dofs of the groups of trees (coupled by blocks) that have couplings outside M's pattern
-// (boff), ascending in iw->dofs; return their number. A tree's root dof is the first of its row
-// in M's layout (the row lists the dof's ancestors in ascending order)
-static int denseDofs(icfWork* iw, const acsProblem* p) {
-  int nv = p->nv, n = 0;
+// the groups of trees that blocks couple, once per solve (they do not change with the iterate):
+// iw->group[i] the group of dof i (a root dof). A tree's root dof is the first of its row in M's
+// layout (the row lists the dof's ancestors in ascending order)
+static void groupTrees(icfWork* iw, const acsProblem* p) {
+  int nv = p->nv;
   for (int i=0; i < nv; i++) {
     iw->group[i] = i;
-    iw->mark[i] = 0;
   }
   for (int k=0; k < p->nblock; k++) {
     int row = p->block_adr[k], adr = p->J_rowadr[row], prev = -1;
@@ -342,15 +341,30 @@ static int denseDofs(icfWork* iw, const acsProblem* p) {
       prev = root;
     }
   }
+
+  // every dof its group, in place: unions link root dofs only, and a root dof comes before the
+  // other dofs of its tree
+  for (int i=0; i < nv; i++) {
+    iw->group[i] = groupRoot(iw->group, p->M_colind[p->M_rowadr[i]]);
+  }
+}
+
+
+// the dofs of the groups that have couplings outside M's pattern (boff), ascending in iw->dofs;
+// return their number
+static int denseDofs(icfWork* iw, const acsProblem* p) {
+  int nv = p->nv, n = 0;
+  for (int i=0; i < nv; i++) {
+    iw->mark[i] = 0;
+  }
   for (int k=0; k < p->nblock; k++) {
     int row = p->block_adr[k];
     if (iw->boff[k] && p->J_rownnz[row]) {
-      int dof = p->J_colind[p->J_rowadr[row]];
-      iw->mark[groupRoot(iw->group, p->M_colind[p->M_rowadr[dof]])] = 1;
+      iw->mark[iw->group[p->J_colind[p->J_rowadr[row]]]] = 1;
     }
   }
   for (int i=0; i < nv; i++) {
-    if (iw->mark[groupRoot(iw->group, p->M_colind[p->M_rowadr[i]])]) {
+    if (iw->mark[iw->group[i]]) {
       iw->dloc[i] = n;
       iw->dofs[n++] = i;
     }
@@ -643,6 +657,7 @@ int acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
 
   // M factorized: the rows' Delassus diagonals for the near-rigid potentials, and the warm
   // start u = M^-1 J' gamma of the previous forces
+  groupTrees(&iw, p);
   factorHessian(&iw, p, 0);
   blockConstants(&iw, p, s, s->solver == acsSOL_SIMILAR);
   for (int r=0; r < n; r++) {
