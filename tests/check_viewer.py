@@ -43,8 +43,14 @@ def check(cond, what):
 
 
 def run_viewer(args, timeout=60):
+    # xvfb-run -a picks a free display number, which a test running beside this one can take
+    # first (then Xvfb fails to start and xvfb-run exits 1 before the viewer runs): try again
     cmd = [xvfb_run, "-a", "-s", "-screen 0 1920x1080x24", viewer] + args
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    for _ in range(3):
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        if "xvfb-run: error" not in proc.stderr:
+            break
+    return proc
 
 
 def read_png(path):
@@ -231,7 +237,8 @@ with tempfile.TemporaryDirectory() as tmp:
           "bad model: exit 1 with MuJoCo's error (%s)" % proc.stderr.strip().splitlines()[-1:])
     check(os.path.exists(png2) and read_png(png2)[:2] == (640, 360), "bad model: window written")
     proc = run_viewer([os.path.join(tmp, "missing.xml"), "--frames", "2"])
-    check(proc.returncode == 1 and "could not load" in proc.stderr, "missing file: exit 1")
+    check(proc.returncode == 1 and "could not load" in proc.stderr,
+          "missing file: exit 1 (%s)" % proc.stderr.strip().splitlines()[-1:])
 
     # a model acs refuses for its solvers (RK4 with sleep): its acs panes show the error and do
     # not step, mujoco steps
