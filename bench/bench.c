@@ -28,8 +28,7 @@
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
 
-#define MAXSOLVER 16
-#define MAXSET 64
+#include "bench.h"
 
 typedef struct {
   double mean, max;
@@ -65,18 +64,6 @@ typedef struct {
   int           done;             // steps taken, warm-up included
 } runResult;
 
-typedef struct {
-  const char* model;
-  const char* solvers;
-  int steps, warmup, quiet;
-  int chunk;                      // steps per run and round
-  int repeat;                     // repeats of the whole measurement
-  const char* sets[MAXSET];
-  int nset;
-  const char* json;
-  const char* csv;
-  int integrator;                 // -1: the model's
-} benchArgs;
 
 
 //---------------------------------- utilities -----------------------------------------------------
@@ -193,9 +180,35 @@ static const char* runStatus(const runResult* r) {
 
 //---------------------------------- one run -------------------------------------------------------
 
-// settings of an acs run: defaults, the model's configuration, --set, then the solver
-static int runSettings(acsSettings* s, const mjModel* m, const benchArgs* args, int solver,
-                       char* error, int error_sz) {
+// the names of --solvers, split in place in list (bench.h)
+int benchSolverList(const char** names, char* list, int list_sz, const char* solvers) {
+  int n = 0;
+  snprintf(list, list_sz, "%s", solvers);
+  for (char* tok = strtok(list, ","); tok && n < MAXSOLVER; tok = strtok(NULL, ",")) {
+    names[n++] = tok;
+  }
+  return n;
+}
+
+
+// the solver of a run's name (bench.h)
+int benchSolver(const char* name, char* error, int error_sz) {
+  int solver = !strcmp(name, "mujoco") ? acsSOL_NATIVE : acs_solverId(name);
+  if (solver < 0) {
+    char list[256] = "mujoco";
+    for (int i=0; i < acsNSOLVER; i++) {
+      strcat(list, ", ");
+      strcat(list, acs_solverName(i));
+    }
+    snprintf(error, error_sz, "unknown solver '%s'; allowed: %s", name, list);
+  }
+  return solver;
+}
+
+
+// settings of an acs run (bench.h)
+int benchSettings(acsSettings* s, const mjModel* m, const benchArgs* args, int solver,
+                  char* error, int error_sz) {
   acs_defaultSettings(s);
   if (acs_modelSettings(s, m, error, error_sz)) {
     return -1;
@@ -224,14 +237,8 @@ static void runStart(runResult* r, const mjModel* m, const benchArgs* args, cons
   r->ok = 1;
 
   int plain = !strcmp(name, "mujoco");
-  int solver = plain ? acsSOL_NATIVE : acs_solverId(name);
+  int solver = benchSolver(name, r->error, sizeof(r->error));
   if (solver < 0) {
-    char list[256] = "mujoco";
-    for (int i=0; i < acsNSOLVER; i++) {
-      strcat(list, ", ");
-      strcat(list, acs_solverName(i));
-    }
-    snprintf(r->error, sizeof(r->error), "unknown solver '%s'; allowed: %s", name, list);
     r->ok = 0;
     return;
   }
@@ -240,7 +247,7 @@ static void runStart(runResult* r, const mjModel* m, const benchArgs* args, cons
   acsSettings s;
   acsContext* ctx = NULL;
   r->plain = plain;
-  if (runSettings(&s, m, args, solver, r->error, sizeof(r->error)) == 0) {
+  if (benchSettings(&s, m, args, solver, r->error, sizeof(r->error)) == 0) {
     ctx = acs_makeContext(m, &s, r->error, sizeof(r->error));
   }
   r->settings = s;
@@ -374,7 +381,7 @@ static void runFree(runResult* r) {
 // right after every other run equally often; its mirror image too when n is odd), so that over
 // the rounds each run goes at each place and after each other run alike: the drift of the
 // machine and the caches a run finds (cold after a long run) cost every run the same
-static void roundOrder(int* order, int n, int k) {
+void benchRoundOrder(int* order, int n, int k) {
   int nrow = n % 2 ? 2*n : n;
   int row = k % nrow, shift = row % n;
   for (int j=0; j < n; j++) {
@@ -649,7 +656,7 @@ static void usage(void) {
   acs_describeOptions(options, sizeof(options));
   printf("usage: acs-bench MODEL.xml [--solvers LIST] [--steps N] [--warmup K] [--chunk C]\n"
          "                 [--repeat R] [--integrator NAME] [--set key=value]... [--json FILE]\n"
-         "                 [--csv FILE] [--quiet]\n"
+         "                 [--csv FILE] [--quiet] [--threads LIST]\n"
          "       acs-bench --suite [--solvers LIST] [--quick] [--out DIR] [--scenes LIST]\n"
          "  --suite    the evidence suite: every scene with every solver, into DIR (default\n"
          "             results/): JSON per scene, a CSV, a Markdown report and plots; --quick:\n"
@@ -668,6 +675,11 @@ static void usage(void) {
          "  same rounds (with --repeat, the median over repeats)\n"
          "  --integrator  euler, rk4, implicit, implicitfast or discrete for every run (default:\n"
          "             the model's)\n"
+         "  --threads  LIST of increasing thread counts, e.g. 1,2,4,8,16: instead of the\n"
+         "             table above, independent simulations on separate threads (one mjData\n"
+         "             and context each, the same state): steps/s of all threads together and\n"
+         "             its scaling from the first count, every solver at every count once per\n"
+         "             --repeat, the best repeat kept; --csv writes its rows\n"
          "  --set      an option for the acs runs, as in the model's <custom> acs_* fields;\n"
          "             wins over the model. Options:\n%s", options);
 }
@@ -719,8 +731,26 @@ static int parseInt(const char* text, int* value) {
 }
 
 
+// --threads LIST: increasing thread counts (the scaling is relative to the first)
+static int parseThreads(benchArgs* args, const char* text) {
+  char list[256];
+  snprintf(list, sizeof(list), "%s", text);
+  args->nthreads = 0;
+  for (char* tok = strtok(list, ","); tok; tok = strtok(NULL, ",")) {
+    int n;
+    if (args->nthreads == MAXTHREADCOUNT || parseInt(tok, &n) || n < 1 || n > 256 ||
+        (args->nthreads && n <= args->threads[args->nthreads - 1])) {
+      return -1;
+    }
+    args->threads[args->nthreads++] = n;
+  }
+  return args->nthreads ? 0 : -1;
+}
+
+
 int main(int argc, char** argv) {
-  benchArgs args = {NULL, "mujoco,native,pgs", 1000, 100, 0, 50, 1, {0}, 0, NULL, NULL, -1};
+  benchArgs args = {NULL, "mujoco,native,pgs", 1000, 100, 0, 50, 1, {0}, 0, NULL, NULL, -1,
+                    {0}, 0};
   for (int i=1; i < argc; i++) {
     if (!strcmp(argv[i], "--suite")) {
       return runSuite(argc, argv);
@@ -775,6 +805,12 @@ int main(int argc, char** argv) {
         return 2;
       }
       args.sets[args.nset++] = argv[++i];
+    } else if (!strcmp(a, "--threads")) {
+      if (parseThreads(&args, argv[++i])) {
+        fprintf(stderr, "acs-bench: --threads takes increasing thread counts from 1 to 256, "
+                "comma-separated (at most %d), got '%s'\n", MAXTHREADCOUNT, v);
+        return 2;
+      }
     } else if (!strcmp(a, "--json")) {
       args.json = argv[++i];
     } else if (!strcmp(a, "--csv")) {
@@ -820,19 +856,26 @@ int main(int argc, char** argv) {
     m->opt.integrator = args.integrator;
   }
 
+  if (args.nthreads) {
+    if (args.json) {
+      fprintf(stderr, "acs-bench: --threads writes --csv, not --json\n");
+      mj_deleteModel(m);
+      return 2;
+    }
+    int status = benchThreads(m, &args);
+    mj_deleteModel(m);
+    return status;
+  }
+
   // the runs, started in the order given, then stepped in rounds of --chunk steps: every run
   // takes its chunk of a round before any run takes the next round's, in an order that changes
-  // from round to round (roundOrder), so the machine's drift (up to 2x within seconds here) and
+  // from round to round (benchRoundOrder), so the machine's drift (up to 2x within seconds here) and
   // the caches a run finds hit every run alike, and no run's figure depends on its place in
   // --solvers. --repeat repeats
   // the whole measurement: the figures are the median over repeats, the spread their range
   char list[1024];
   const char* names[MAXSOLVER];
-  int nrun = 0;
-  snprintf(list, sizeof(list), "%s", args.solvers);
-  for (char* tok = strtok(list, ","); tok && nrun < MAXSOLVER; tok = strtok(NULL, ",")) {
-    names[nrun++] = tok;
-  }
+  int nrun = benchSolverList(names, list, sizeof(list), args.solvers);
   runResult runs[MAXSOLVER];
   // per run and repeat: mean, median and p90 step time, x mujoco
   int nrep = args.repeat;
@@ -850,7 +893,7 @@ int main(int argc, char** argv) {
     for (int start=0, round=0; start < total; start += args.chunk, round++) {
       int count = start + args.chunk < total ? args.chunk : total - start;
       int order[MAXSOLVER];
-      roundOrder(order, nrun, round);
+      benchRoundOrder(order, nrun, round);
       for (int j=0; j < nrun; j++) {
         runResult* r = cur + order[j];
         if (r->ok && r->d) {

@@ -116,6 +116,30 @@ with tempfile.TemporaryDirectory() as tmp:
     check(len(rows) == 3 and len(rows[2]) == len(rows[0]) and 'no"pe' in rows[2][-1],
           "csv quoting")
 
+    # --threads: every run at every thread count, each simulation on its own thread; the runs'
+    # simulations end bit-identical across threads and counts (else the run fails: state shared
+    # between contexts); mujoco is 1 x mujoco, the first count's scaling 1
+    proc = subprocess.run([bench, os.path.join(shared, "humanoid.xml"), "--threads", "1,2",
+                           "--solvers", "mujoco,pgs,admm,lagged", "--steps", "30", "--warmup",
+                           "5", "--chunk", "7", "--csv", cs], capture_output=True, text=True)
+    check(proc.returncode == 0 and "vs_mujoco" in proc.stdout, "--threads runs: " + proc.stderr)
+    rows = list(csv.DictReader(open(cs)))
+    check([(r["solver"], r["threads"]) for r in rows] ==
+          [(s, t) for s in ["mujoco", "pgs", "admm", "lagged"] for t in ["1", "2"]],
+          "--threads csv rows")
+    for r in rows:
+        check(float(r["steps_per_s"]) > 0 and float(r["step_us"]) > 0, "--threads rates")
+        check(r["threads"] != "1" or float(r["scaling"]) == 1, "first count's scaling is 1")
+        check(r["solver"] != "mujoco" or float(r["x_mujoco"]) == float(r["vs_mujoco"]) == 1,
+              "mujoco is 1 x mujoco")
+    conv = {(r["solver"], r["threads"]): r["converged"] for r in rows}
+    check(conv["pgs", "1"] == conv["pgs", "2"] and conv["mujoco", "1"] == "",
+          "the same steps at every thread count")
+    for bad in [["--threads", "2,1"], ["--threads", "0"], ["--threads", "1,x"],
+                ["--threads", "1,2", "--json", js]]:
+        proc = subprocess.run([bench, model] + bad, capture_output=True, text=True)
+        check(proc.returncode == 2 and "--threads" in proc.stderr, "refused: " + " ".join(bad))
+
     # a bad --set is an input error
     proc = subprocess.run([bench, model, "--set", "acs_tolerance=-1"], capture_output=True,
                           text=True)
