@@ -11,7 +11,9 @@ convergence can leave the stiff potentials with impulses that blow the pile apar
 iterations do on the walls of 32 and 64), in a second acs-bench run, and mujoco (MuJoCo's own
 Newton solver) runs as it comes, for reference. Prints, per solver, the mean step time
 and the constraint stage's time per N, and the log-log slope of each against the contact count
-(least squares over the walls with 4 boxes or more): 1 is linear.
+(least squares over the walls with 4 boxes or more): 1 is linear; and the slope of the
+constraint stage's time per iteration (the compliant solvers' Newton iterations grow with the
+pile: 1 at 4 boxes, 3 to 7 at 64), the cost at a fixed iteration count.
 
   python3 bench/scaling.py [--bench build/bin/acs-bench] [--solvers LIST] [--iters K]
                            [--steps S] [--json FILE]
@@ -53,7 +55,10 @@ def slope(xs, ys):
 
 
 def measure(bench, solvers, iters, steps, sizes=SIZES, warmup=50, progress=None):
-  """Step each wall with acs-bench; return {solver: [(n, contacts, step_us, constraint_us)]}."""
+  """Step each wall with acs-bench.
+
+  Returns {solver: [(n, contacts, step_us, constraint_us, iterations)]}, iterations per step.
+  """
   results = {}
   with tempfile.TemporaryDirectory() as tmp:
     for n in sizes:
@@ -79,7 +84,8 @@ def measure(bench, solvers, iters, steps, sizes=SIZES, warmup=50, progress=None)
           print(f'wall_{n}: {run["solver"]} {run["status"]}: {run.get("error")}')
           continue
         results.setdefault(run['solver'], []).append(
-            (n, run['contacts']['mean'], run['step_us']['mean'], run['solve_us']['mean']))
+            (n, run['contacts']['mean'], run['step_us']['mean'], run['solve_us']['mean'],
+             max(run['iterations']['mean'], 1)))
       if progress:
         progress(n)
   return results
@@ -99,7 +105,8 @@ def main():
 
   print(f'walls of N boxes, {args.steps} steps after 50, a fixed {args.iters} iterations '
         '(lagged, similar, mujoco: their own), metrics off; mean step / constraint stage, us')
-  print('%-9s' % 'N' + ''.join('%14d' % n for n in SIZES) + '   slope step  constraint')
+  print('%-9s' % 'N' + ''.join('%14d' % n for n in SIZES) +
+        '   slope step  constraint  per iteration')
   for solver, rows in results.items():
     print('%-9s' % 'contacts' if solver == next(iter(results)) else '', end='')
     if solver == next(iter(results)):
@@ -107,12 +114,14 @@ def main():
     big = [r for r in rows if r[0] >= 4]
     s1 = slope([r[1] for r in big], [r[2] for r in big])
     s2 = slope([r[1] for r in big], [r[3] for r in big])
+    s3 = slope([r[1] for r in big], [r[3] / r[4] for r in big])
     print('%-9s' % solver + ''.join('%7.0f /%5.0f' % (r[2], r[3]) for r in rows) +
-          '   %10.2f  %10.2f' % (s1, s2))
+          '   %10.2f  %10.2f  %13.2f' % (s1, s2, s3))
   if args.json:
     with open(args.json, 'w') as f:
       json.dump({'iters': args.iters, 'steps': args.steps, 'sizes': SIZES,
-                 'runs': {s: [dict(zip(('n', 'contacts', 'step_us', 'constraint_us'), r))
+                 'runs': {s: [dict(zip(('n', 'contacts', 'step_us', 'constraint_us',
+                                        'iterations'), r))
                               for r in rows] for s, rows in results.items()}}, f, indent=1)
 
 

@@ -1006,18 +1006,30 @@ def scene_piles(cfg, solvers, progress):
   for s, rows in res.items():
     big = [r for r in rows if r[0] >= 4]
     sc.add({'solver': s, 'status': 'ok', 'measures': {
-        'walls': [dict(zip(('n', 'contacts', 'step_us', 'constraint_us'), r)) for r in rows],
+        'walls': [dict(zip(('n', 'contacts', 'step_us', 'constraint_us', 'iterations'), r))
+                  for r in rows],
         'slope_step': scaling.slope([r[1] for r in big], [r[2] for r in big]),
-        'slope_constraint': scaling.slope([r[1] for r in big], [r[3] for r in big])}})
+        'slope_constraint': scaling.slope([r[1] for r in big], [r[3] for r in big]),
+        'slope_iteration': scaling.slope([r[1] for r in big], [r[3] / r[4] for r in big])}})
   sc.table = md_table(
-      ['solver'] + ['N = %d' % n for n in sizes] + ['slope (step)', 'slope (constraint)'],
+      ['solver'] + ['N = %d' % n for n in sizes] +
+      ['slope (step)', 'slope (constraint)', 'slope (per iteration)'],
       [[r['solver']] + [fmt(w['step_us'], '%.0f') for w in r['measures']['walls']] +
-       [fmt(r['measures']['slope_step'], '%.2f'), fmt(r['measures']['slope_constraint'], '%.2f')]
+       [fmt(r['measures']['slope_step'], '%.2f'), fmt(r['measures']['slope_constraint'], '%.2f'),
+        fmt(r['measures']['slope_iteration'], '%.2f')]
        for r in sc.runs])
-  sc.table = 'Mean step time (us):\n\n' + sc.table
+  sc.table = ('Mean step time (us); the slopes of the step time, of the constraint stage and of '
+              'the constraint stage per iteration against the contacts:\n\n' + sc.table)
   for r in sc.runs:
     if len(r['measures']['walls']) < len(sizes):
       sc.check(r['solver'], 'ran every wall', len(r['measures']['walls']), False, len(sizes))
+    elif not cfg.quick and r['solver'] != 'mujoco':
+      # at a fixed iteration count, the cost grows with the contacts no faster than linearly
+      # (least squares over walls of 4 to 64 boxes; 1.3 leaves room for the machine's noise and
+      # the piles' growing fill)
+      v = r['measures']['slope_iteration']
+      sc.check(r['solver'], 'constraint time per iteration grows at most linearly (slope)', v,
+               v <= 1.3, '<= 1.3')
 
   def plot(plt, path):
     fig, ax = plt.subplots(figsize=(6, 4.2))

@@ -17,9 +17,15 @@
 // F is block-diagonal over the problem's islands (bodies coupled through shared trees). An island
 // of up to kDenseRows rows is assembled from the problem's sparse rows (B, or J and Y) and
 // factorized densely (refactorized when rho changes), so independent bodies never form one
-// nefc x nefc matrix; a larger island (a pile of stones) is never formed at all: its x-update is
-// solved by conjugate gradients on F applied through those rows, preconditioned by the inverses
-// of F's diagonal blocks, and warm-started from the previous x.
+// nefc x nefc matrix; a larger island (a pile of stones) is never formed at all. With F =
+// A M^-1 A' + Lambda (A = D J, Lambda = D R D + (eta + rho) I, diagonal), Woodbury's identity
+// gives its x-update from the dofs' side, F^-1 = Lambda^-1 - Lambda^-1 A K^-1 A' Lambda^-1 with
+// K = M + A' Lambda^-1 A over the dofs of the island's trees: K has the sparsity of bodies in
+// contact and is factored by the supernodal Cholesky (hessian.c), so a wall of boxes costs about
+// its number of contacts per iteration. Without M (a hand-built problem), or when that factor
+// needs more than its workspace, conjugate gradients on F applied through the rows,
+// preconditioned by the inverses of F's diagonal blocks and warm-started from the previous x,
+// solve it.
 //
 // The penalty follows the spectral rule on the scaled problem (below): rho0 = sqrt(L m) (L/m)^power
 // with L = lambda_max(G~) by power iteration and m = eta (admm_rho > 0 fixes rho instead);
@@ -67,6 +73,7 @@
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
 #include "cone.h"
+#include "hessian.h"
 #include "operator.h"
 #include "residual.h"
 #include "solvers.h"
@@ -77,6 +84,7 @@
 #define kDenseRows 200            // largest island factorized densely (200^3/3 flops)
 
 int acs_testAdmmDenseRows = 0;
+int acs_testAdmmIterative = 0;
 
 // largest island factorized densely: kDenseRows, or the tests' choice
 static int denseRows(void) {
@@ -117,6 +125,18 @@ typedef struct admmWork_ {
   mjtNum *aaTprev, *aaGprev, *aaGcur;   // T(u), g of the last iteration, g now (3 nefc)
   mjtNum *aaM;                    // normal equations (kAAMem^2 + kAAMem)
   mjtNum *aaGram;                 // dG'dG of the slots (kAAMem^2)
+
+  // large islands by Woodbury's identity (a workspace only when an island is large and M given)
+  int     woodbury;               // the workspace is there
+  acsHessian hs;                  // K = M + J' X J on the dofs of one island's trees
+  int     hs_island;              // the island hs was analyzed for (-1: none), and whether that
+  int     hs_ok, hs_factored;     //   worked, and K is factored for the present penalty
+  mjtNum *Jt, *JtX;               // each block's J' and J' X, X = D Lambda^-1 D (nnzJ)
+  int*    Jtadr;                  // address of block k's in Jt and JtX       (nblock)
+  int*    inset;                  // the island's dofs                        (nv)
+  int*    couple;                 // the island's blocks                      (nblock)
+  mjtNum* lambda;                 // Lambda's diagonal                        (nefc)
+  mjtNum* t;                      // dof vector                               (nv)
 } admmWork;
 
 
@@ -170,6 +190,24 @@ static void admmLayout(void* work, acsArena* arena, const acsProblem* p) {
   aw->aaGcur  = acs_arenaAlloc(arena, 3 * n, sizeof(mjtNum));
   aw->aaM   = acs_arenaAlloc(arena, kAAMem * kAAMem + kAAMem, sizeof(mjtNum));
   aw->aaGram = acs_arenaAlloc(arena, kAAMem * kAAMem, sizeof(mjtNum));
+
+  int large = 0;
+  for (int i=0; i < nisland; i++) {
+    large |= acs_islandRows(p, i) > denseRows();
+  }
+  aw->woodbury = large && p->M && !acs_testAdmmIterative;
+  aw->hs_island = -1;
+  aw->hs_ok = aw->hs_factored = 0;
+  if (aw->woodbury) {
+    acs_hessianLayout(&aw->hs, arena, p);
+    aw->Jt     = acs_arenaAlloc(arena, p->nnzJ, sizeof(mjtNum));
+    aw->JtX    = acs_arenaAlloc(arena, p->nnzJ, sizeof(mjtNum));
+    aw->Jtadr  = acs_arenaAlloc(arena, p->nblock, sizeof(int));
+    aw->inset  = acs_arenaAlloc(arena, p->nv, sizeof(int));
+    aw->couple = acs_arenaAlloc(arena, p->nblock, sizeof(int));
+    aw->lambda = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+    aw->t      = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
+  }
 }
 
 
@@ -242,6 +280,9 @@ static void buildIslands(admmWork* aw, const acsProblem* p) {
     acs_delassusRows(G, p, rows, n, aw->d, aw->wz);
     adr += (size_t)n*n;
   }
+  if (aw->woodbury) {
+    acs_blockTransposes(aw->Jt, aw->Jtadr, p);
+  }
 }
 
 
@@ -297,8 +338,92 @@ typedef struct {
 } admmIsland;
 
 
-// factorize F = D (G + R) D + diag I on a dense island; on an iterative one, invert the diagonal
-// blocks of F (the preconditioner)
+// a large island's K = M + J' X J, X = D Lambda^-1 D, Lambda = D R D + diag I, on the dofs of its
+// trees, factored (the nodes analyzed once per solve and island); return 0 if it cannot be (no
+// workspace, more than the workspace, not numerically positive definite)
+static int factorWoodbury(admmWork* aw, const acsProblem* p, const admmIsland* is, mjtNum diag) {
+  aw->hs_factored = 0;
+  if (!aw->woodbury) {
+    return 0;
+  }
+  if (aw->hs_island != is->id) {
+    // the island's dofs: the trees of its rows (a tree's root dof is the first of its M row)
+    aw->hs_island = is->id;
+    for (int i=0; i < p->nv; i++) {
+      aw->inset[i] = 0;
+    }
+    for (int k=0; k < p->nblock; k++) {
+      aw->couple[k] = 0;
+    }
+    for (int j=0; j < is->nb; j++) {
+      int k = is->blocks[j], row = p->block_adr[k];
+      aw->couple[k] = 1;
+      for (int c=0; c < p->J_rownnz[row]; c++) {
+        int dof = p->J_colind[p->J_rowadr[row] + c];
+        aw->inset[p->M_colind[p->M_rowadr[dof]]] = 1;
+      }
+    }
+    for (int i=0; i < p->nv; i++) {   // a root dof comes first: its mark is final when read
+      aw->inset[i] = aw->inset[p->M_colind[p->M_rowadr[i]]];
+    }
+    aw->hs_ok = !acs_hessianAnalyze(&aw->hs, p, aw->inset, aw->couple);
+  }
+  if (!aw->hs_ok) {
+    return 0;
+  }
+  acs_hessianZero(&aw->hs);
+  acs_hessianAddM(&aw->hs, p, p->M);
+  for (int j=0; j < is->nb; j++) {
+    int k = is->blocks[j], adr = p->block_adr[k], dim = p->block_dim[k];
+    int np = p->J_rownnz[adr];
+    const mjtNum* Jt = aw->Jt + aw->Jtadr[k];
+    mjtNum* JtX = aw->JtX + aw->Jtadr[k];
+    for (int r=0; r < dim; r++) {
+      mjtNum dr = aw->d[adr+r];
+      aw->lambda[adr+r] = dr * (p->R ? p->R[adr+r] : 0) * dr + diag;
+    }
+    for (int c=0; c < np; c++) {
+      for (int r=0; r < dim; r++) {
+        mjtNum dr = aw->d[adr+r];
+        JtX[c*dim + r] = Jt[c*dim + r] * dr * dr / aw->lambda[adr+r];
+      }
+    }
+    acs_hessianAddBlock(&aw->hs, p, k, Jt, JtX, 1);
+  }
+  aw->hs_factored = acs_hessianFactor(&aw->hs) == 0;
+  return aw->hs_factored;
+}
+
+
+// x = F^-1 v on a large island by Woodbury's identity with K factored (factorWoodbury):
+// t = A' Lambda^-1 v, K w = t, x = Lambda^-1 (v - A w), A = D J
+static void solveWoodbury(mjtNum* x, admmWork* aw, const acsProblem* p, const admmIsland* is,
+                          const mjtNum* v) {
+  const acsHessian* hs = &aw->hs;
+  for (int a=0; a < hs->sn.nnode; a++) {
+    mju_zero(aw->t + hs->nstart[a], hs->nsize[a]);
+  }
+  for (int j=0; j < is->n; j++) {
+    int r = is->rows[j], adr = p->J_rowadr[r];
+    mjtNum u = aw->d[r] * v[r] / aw->lambda[r];
+    for (int c=0; c < p->J_rownnz[r]; c++) {
+      aw->t[p->J_colind[adr+c]] += p->J[adr+c] * u;
+    }
+  }
+  acs_hessianSolve(hs, aw->t);
+  for (int j=0; j < is->n; j++) {
+    int r = is->rows[j], adr = p->J_rowadr[r];
+    mjtNum Aw = 0;
+    for (int c=0; c < p->J_rownnz[r]; c++) {
+      Aw += p->J[adr+c] * aw->t[p->J_colind[adr+c]];
+    }
+    x[r] = (v[r] - aw->d[r] * Aw) / aw->lambda[r];
+  }
+}
+
+
+// factorize F = D (G + R) D + diag I on a dense island; on a large one K (factorWoodbury), or
+// else invert the diagonal blocks of F (conjugate gradients' preconditioner)
 static void factorIsland(admmWork* aw, const acsProblem* p, const admmIsland* is, mjtNum diag) {
   aw->sigma = diag;
   int n = is->n;
@@ -309,6 +434,9 @@ static void factorIsland(admmWork* aw, const acsProblem* p, const admmIsland* is
       F[r*n+r] += diag;
     }
     mju_cholFactor(F, n, mjMINVAL);
+    return;
+  }
+  if (factorWoodbury(aw, p, is, diag)) {
     return;
   }
   for (int j=0; j < is->nb; j++) {
@@ -349,6 +477,10 @@ static void islandPrecond(mjtNum* out, const mjtNum* in, void* arg) {
 static void solveIsland(mjtNum* x, admmWork* aw, const acsProblem* p, const admmIsland* is,
                         const mjtNum* v) {
   int n = is->n;
+  if (aw->island_Fadr[is->id] < 0 && aw->hs_factored && aw->hs_island == is->id) {
+    solveWoodbury(x, aw, p, is, v);
+    return;
+  }
   if (aw->island_Fadr[is->id] < 0) {
     islandSolve sv = {aw, p, is};
     acs_pcg(x, v, is->rows, n, islandMul, islandPrecond, &sv, aw->cr, aw->cp, aw->cq, aw->cz,

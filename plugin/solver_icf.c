@@ -13,15 +13,19 @@
 // H is factorized in MuJoCo's sparse mass-matrix pattern (each dof coupled to its ancestors:
 // no fill), with MuJoCo's LDL' elimination: J' G J stays in that pattern when a block's dofs lie
 // on one chain of one tree (a robot touching the ground). Couplings outside the pattern (two
-// trees or two branches in contact: a hand holding an object, a humanoid's arm on its thigh)
-// make H denser. H is block-diagonal over the groups of trees that blocks couple: the groups with
-// such couplings are formed dense and Cholesky-factored when they hold fewer than kDenseNv dofs
-// together (the rest keeps the pattern's factor; the Newton step stays exact); above that the
-// pattern's factor preconditions conjugate gradients on the full H (no large dense matrix).
+// trees or two branches in contact: a hand holding an object, a humanoid's arm on its thigh, a
+// pile of boxes; in MuJoCo 4.0 also a free body's own dofs, its M diagonal) make H denser. H is
+// block-diagonal over the groups of trees that blocks couple: the groups with such couplings are
+// factored by a supernodal Cholesky (supernodal.c: nodes the dof ranges no block splits, a free
+// body's dofs, pieces of limbs; dense within a node, sparse between nodes in a minimum-degree
+// order; the rest keeps the pattern's factor; the Newton step stays exact), so a wall of boxes
+// costs about its number of boxes. When that factor needs more than its workspace (hessian.c),
+// the pattern's factor preconditions conjugate gradients on the full H.
 //
 // The impulses are returned as forces gamma / h in acs's layout, so acs's write-back gives
 // v+ = v* + M^-1 J' gamma = v* + u.
 
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -33,6 +37,7 @@
 #include "solvers.h"
 #include "solver_util.h"
 #include "sparse.h"
+#include "hessian.h"
 
 #define kAlphaMax 1.5             // line search interval [0, 1.5] (Drake)
 #define kLineTolerance 1e-8       // line search: |l'(alpha)| <= tol |l'(0)| (Drake)
@@ -40,8 +45,6 @@
 #define kCGTolerance 1e-10        // conjugate gradients: relative residual of the Newton step
 #define kCGMaxIter 500            // conjugate gradients: iteration limit
 #define kNearRigidBeta 1.0        // SAP near-rigid: the constraint's period is beta h
-#define kDenseNv 400              // H off M's pattern: its groups dense below this many dofs
-                                  //   (nv^3/6 flops: below a few ms; 64 boxes in a wall: 384)
 
 typedef struct icfWork_ {
   acsICFBlock* blk;               // block constants                          (nblock)
@@ -52,26 +55,28 @@ typedef struct icfWork_ {
   mjtNum *cr, *cp, *cq, *cz;      // conjugate gradients                      (nv)
   mjtNum *cv;                     // their right-hand side -grad              (nv)
   mjtNum *H, *Dinv;               // factor in M's pattern                    (nC), (nv)
-  mjtNum *Hd;                     // dense factor of the off-pattern groups (min(nv, kDenseNv)^2)
-  mjtNum *Jl, *JtG;               // block-local dense J' and J' G            (6 nv)
+  acsHessian hs;                  // H on the groups off M's pattern, factored by nodes
+  mjtNum *Jt, *JtG;               // each block's J' (once per solve) and J' G (per Newton
+                                  //   iteration), np x dim, a dof's entries together (nnzJ)
+  int*    Jtadr;                  // address of block k's in Jt and JtG       (nblock)
   int*    local;                  // dof -> position in the block's pattern   (nv)
   int*    mark;                   // dof marks (factorDense)                  (nv)
   int*    group;                  // each dof's group of trees (groupTrees)      (nv)
-  int*    dofs;                   // the dofs factored dense, ascending       (nv)
-  int*    dloc;                   // dof -> its place in dofs                 (nv)
-  int     ndense;                 // their number
   int*    boff;                   // block has couplings outside M's pattern  (nblock)
+  int*    boffprev;               // ... when hs was analyzed                 (nblock)
+  int     analyzed;               // hs analyzed for boffprev: 1, failed: 0, not yet: -1
   mjtNum *f, *a;                  // forces and velocities for the residual   (nefc)
   int     offpattern;             // H has couplings outside M's pattern
-  int     dense;                  // ... and is factored dense in Hd (Newton step exact)
+  int     dense;                  // ... and is factored in hs (Newton step exact)
 } icfWork;
 
 
 int acs_testIcfDenseNv = 0;
 
-// the most dofs factored dense: kDenseNv, or the tests' choice
+// the most dofs factored by the supernodal factor: any (the workspace decides), or the tests'
+// choice
 static int denseNv(void) {
-  return acs_testIcfDenseNv > 0 ? acs_testIcfDenseNv : kDenseNv;
+  return acs_testIcfDenseNv > 0 ? acs_testIcfDenseNv : INT_MAX;
 }
 
 
@@ -109,16 +114,16 @@ static void icfLayout(void* work, acsArena* arena, const acsProblem* p) {
   iw->cv    = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
   iw->H     = acs_arenaAlloc(arena, p->M ? nnzM(p) : 0, sizeof(mjtNum));
   iw->Dinv  = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
-  size_t nd = nv < denseNv() ? nv : denseNv();
-  iw->Hd    = acs_arenaAlloc(arena, nd*nd, sizeof(mjtNum));
-  iw->Jl    = acs_arenaAlloc(arena, 6*(size_t)nv, sizeof(mjtNum));
-  iw->JtG   = acs_arenaAlloc(arena, 6*(size_t)nv, sizeof(mjtNum));
+  acs_hessianLayout(&iw->hs, arena, p);
+  iw->Jt    = acs_arenaAlloc(arena, p->nnzJ, sizeof(mjtNum));
+  iw->JtG   = acs_arenaAlloc(arena, p->nnzJ, sizeof(mjtNum));
+  iw->Jtadr = acs_arenaAlloc(arena, p->nblock, sizeof(int));
   iw->local = acs_arenaAlloc(arena, nv, sizeof(int));
   iw->mark  = acs_arenaAlloc(arena, nv, sizeof(int));
   iw->group = acs_arenaAlloc(arena, nv, sizeof(int));
-  iw->dofs  = acs_arenaAlloc(arena, nv, sizeof(int));
-  iw->dloc  = acs_arenaAlloc(arena, nv, sizeof(int));
   iw->boff  = acs_arenaAlloc(arena, p->nblock, sizeof(int));
+  iw->boffprev = acs_arenaAlloc(arena, p->nblock, sizeof(int));
+  iw->analyzed = -1;
 }
 
 
@@ -262,10 +267,9 @@ static mjtNum potentials(mjtNum* gamma, icfWork* iw, const acsProblem* p, const 
 
 //---------------------------------- Hessian -------------------------------------------------------
 
-// block k's rows over its shared column pattern (returned in pat), transposed: Jl = J' (np x dim,
-// a column's entries together), and JtG = J' G (np x dim), the dofs' places in local; return np,
-// 0 if the block's Hessian is zero
-static int blockProduct(const int** pat, icfWork* iw, const acsProblem* p, int k) {
+// block k's J' G (np x dim, in JtG at the block's address) at the present G; return np, 0 if the
+// block's Hessian is zero
+static int blockProduct(icfWork* iw, const acsProblem* p, int k) {
   int adr = p->block_adr[k], dim = p->block_dim[k];
   const mjtNum* G = iw->G + iw->Gadr[k];
   int nonzero = 0;
@@ -276,24 +280,16 @@ static int blockProduct(const int** pat, icfWork* iw, const acsProblem* p, int k
     return 0;
   }
   int np = p->J_rownnz[adr];
-  *pat = p->J_colind + p->J_rowadr[adr];
+  const mjtNum* Jt = iw->Jt + iw->Jtadr[k];
+  mjtNum* JtG = iw->JtG + iw->Jtadr[k];
   for (int c=0; c < np; c++) {
-    iw->local[(*pat)[c]] = c;
-  }
-  for (int r=0; r < dim; r++) {
-    const mjtNum* J = p->J + p->J_rowadr[adr+r];
-    for (int c=0; c < np; c++) {
-      iw->Jl[c*dim + r] = J[c];
-    }
-  }
-  for (int c=0; c < np; c++) {
-    const mjtNum* Jc = iw->Jl + c*dim;
+    const mjtNum* Jc = Jt + c*dim;
     for (int r=0; r < dim; r++) {
       mjtNum v = 0;
       for (int q=0; q < dim; q++) {
         v += Jc[q] * G[q*dim + r];
       }
-      iw->JtG[c*dim + r] = v;
+      JtG[c*dim + r] = v;
     }
   }
   return np;
@@ -301,9 +297,9 @@ static int blockProduct(const int** pat, icfWork* iw, const acsProblem* p, int k
 
 
 // entry (a, b) of block k's J' G J over its pattern (blockProduct current)
-static mjtNum blockEntry(const icfWork* iw, int dim, int a, int b) {
-  const mjtNum* x = iw->JtG + a*dim;
-  const mjtNum* y = iw->Jl + b*dim;
+static mjtNum blockEntry(const icfWork* iw, int k, int dim, int a, int b) {
+  const mjtNum* x = iw->JtG + iw->Jtadr[k] + a*dim;
+  const mjtNum* y = iw->Jt + iw->Jtadr[k] + b*dim;
   mjtNum v = 0;
   for (int r=0; r < dim; r++) {
     v += x[r] * y[r];
@@ -350,10 +346,10 @@ static void groupTrees(icfWork* iw, const acsProblem* p) {
 }
 
 
-// the dofs of the groups that have couplings outside M's pattern (boff), ascending in iw->dofs;
-// return their number
-static int denseDofs(icfWork* iw, const acsProblem* p) {
-  int nv = p->nv, n = 0;
+// the factor of the groups that have couplings outside M's pattern (boff): its nodes over their
+// dofs, coupled by the boff blocks (hessian.c). Return -1 if it needs more than its workspace
+static int analyzeNodes(icfWork* iw, const acsProblem* p) {
+  int nv = p->nv;
   for (int i=0; i < nv; i++) {
     iw->mark[i] = 0;
   }
@@ -363,67 +359,33 @@ static int denseDofs(icfWork* iw, const acsProblem* p) {
       iw->mark[iw->group[p->J_colind[p->J_rowadr[row]]]] = 1;
     }
   }
-  for (int i=0; i < nv; i++) {
-    if (iw->mark[iw->group[i]]) {
-      iw->dloc[i] = n;
-      iw->dofs[n++] = i;
-    }
+  for (int i=0; i < nv; i++) {   // a group's root dof comes first: its mark is final when read
+    iw->mark[i] = iw->mark[iw->group[i]];
   }
-  return n;
+  return acs_hessianAnalyze(&iw->hs, p, iw->mark, iw->boff);
 }
 
 
-// H on the dofs of iw->dofs formed dense in Hd (in that order) and Cholesky-factored: the
-// in-pattern part assembled in iw->H (M and every block's couplings of dofs to their ancestors)
-// and the couplings outside M's pattern of the blocks marked in boff (dof pairs that are not
-// ancestor and descendant; those blocks' dofs all lie in the set). Return 0 if H is not
-// numerically positive definite
-static int factorDense(icfWork* iw, const acsProblem* p) {
-  int nd = iw->ndense;
-  mjtNum* Hd = iw->Hd;
-  mju_zero(Hd, (size_t)nd*nd);
-  for (int q=0; q < nd; q++) {
-    int i = iw->dofs[q], adr = p->M_rowadr[i], n = p->M_rownnz[i];
-    for (int j=0; j < n; j++) {
-      int c = iw->dloc[p->M_colind[adr+j]];
-      Hd[q*nd + c] = Hd[c*nd + q] = iw->H[adr+j];
-    }
-    iw->mark[i] = -1;
-  }
-  int stamp = 0;
+// H on the nodes of the groups off M's pattern (analyzeNodes), factored: the in-pattern part
+// assembled in iw->H (M and every block's couplings of dofs to their ancestors) and the
+// couplings outside M's pattern of the blocks marked in boff. Return 0 if H is not numerically
+// positive definite
+static int factorNodes(icfWork* iw, const acsProblem* p) {
+  acs_hessianZero(&iw->hs);
+  acs_hessianAddM(&iw->hs, p, iw->H);
   for (int k=0; k < p->nblock; k++) {
-    if (!iw->boff[k]) {
-      continue;
-    }
-    const int* pat;
-    int np = blockProduct(&pat, iw, p, k);
-    for (int a=0; a < np; a++) {
-      int i = pat[a], radr = p->M_rowadr[i];
-      stamp++;
-      for (int j=0; j < p->M_rownnz[i]; j++) {
-        iw->mark[p->M_colind[radr+j]] = stamp;
-      }
-      for (int b=0; b < a; b++) {
-        if (iw->mark[pat[b]] != stamp) {
-          mjtNum v = blockEntry(iw, p->block_dim[k], a, b);
-          int la = iw->dloc[i], lb = iw->dloc[pat[b]];
-          Hd[la*nd + lb] += v;
-          Hd[lb*nd + la] += v;
-        }
-      }
-    }
-    for (int c=0; c < np; c++) {
-      iw->local[pat[c]] = -1;
+    if (iw->boff[k]) {
+      acs_hessianAddBlock(&iw->hs, p, k, iw->Jt + iw->Jtadr[k], iw->JtG + iw->Jtadr[k], 0);
     }
   }
-  return mju_cholFactor(Hd, nd, mjMINVAL) == nd;
+  return acs_hessianFactor(&iw->hs) == 0;
 }
 
 
 // H = M + (J' G J within M's pattern) (only M if not flg_contact), factorized in place as
 // L' D L (MuJoCo's elimination); sets offpattern (and boff of the blocks) when J' G J has
 // couplings outside the pattern, and dense when the groups of trees that have them are factored
-// whole in Hd (factorDense; the pattern's factor serves the other dofs)
+// in hs (factorNodes; the pattern's factor serves the other dofs)
 static void factorHessian(icfWork* iw, const acsProblem* p, int flg_contact) {
   int nv = p->nv;
   mju_copy(iw->H, p->M, nnzM(p));
@@ -433,8 +395,11 @@ static void factorHessian(icfWork* iw, const acsProblem* p, int flg_contact) {
   }
 
   for (int k=0; k < p->nblock && flg_contact; k++) {
-    const int* pat;
-    int np = blockProduct(&pat, iw, p, k);
+    int np = blockProduct(iw, p, k);
+    const int* pat = p->J_colind + p->J_rowadr[p->block_adr[k]];
+    for (int c=0; c < np; c++) {
+      iw->local[pat[c]] = c;
+    }
 
     // in-pattern entries: row i of the pattern against its ancestors in the pattern
     long inpattern = 0;
@@ -446,7 +411,7 @@ static void factorHessian(icfWork* iw, const acsProblem* p, int flg_contact) {
         if (b < 0) {
           continue;
         }
-        iw->H[radr+j] += blockEntry(iw, p->block_dim[k], a, b);
+        iw->H[radr+j] += blockEntry(iw, k, p->block_dim[k], a, b);
         inpattern++;
       }
     }
@@ -457,13 +422,18 @@ static void factorHessian(icfWork* iw, const acsProblem* p, int flg_contact) {
     }
   }
 
-  // the dense groups first (they read H's in-pattern part before its factorization, which the
-  // other dofs need, if any)
+  // the groups off the pattern first (they read H's in-pattern part before its factorization,
+  // which the other dofs need, if any)
   if (iw->offpattern) {
-    iw->ndense = denseDofs(iw, p);
-    iw->dense = iw->ndense < denseNv() && factorDense(iw, p);
+    // the nodes and their order anew only when the blocks off the pattern changed (they seldom
+    // do between Newton iterations)
+    if (iw->analyzed < 0 || memcmp(iw->boff, iw->boffprev, p->nblock * sizeof(int))) {
+      iw->analyzed = !analyzeNodes(iw, p);
+      memcpy(iw->boffprev, iw->boff, p->nblock * sizeof(int));
+    }
+    iw->dense = iw->analyzed && iw->hs.ndof < denseNv() && factorNodes(iw, p);
   }
-  if (!iw->dense || iw->ndense < nv) {
+  if (!iw->dense || iw->hs.ndof < nv) {
     acs_factorLD(iw->H, iw->Dinv, p->M_rownnz, p->M_rowadr, p->M_colind, nv);
   }
 }
@@ -523,23 +493,22 @@ static void icfPrecond(mjtNum* out, const mjtNum* in, void* arg) {
 }
 
 
-// du = -H^-1 grad: the factor solves it when H lies in M's pattern, the dense factor on the groups
-// off it when they were factored dense; otherwise the factor preconditions conjugate gradients
+// du = -H^-1 grad: the factor solves it when H lies in M's pattern, the supernodal factor on the
+// groups off it when they were factored so; otherwise the factor preconditions conjugate
+// gradients
 static void newtonStep(icfWork* iw, const acsProblem* p) {
   int nv = p->nv;
   mju_scl(iw->du, iw->grad, -1, nv);
-  if (!iw->dense || iw->ndense < nv) {
+  if (!iw->dense || iw->hs.ndof < nv) {
     solveFactor(iw->du, iw, p);
   }
-  if (iw->dense) {   // the groups off the pattern: their dense factor (the groups are decoupled)
-    int nd = iw->ndense;
-    for (int q=0; q < nd; q++) {
-      iw->cv[q] = -iw->grad[iw->dofs[q]];
+  if (iw->dense) {   // the groups off the pattern: the supernodal factor (they are decoupled)
+    for (int i=0; i < nv; i++) {
+      if (iw->hs.node[i] >= 0) {
+        iw->du[i] = -iw->grad[i];
+      }
     }
-    mju_cholSolve(iw->cv, iw->Hd, iw->cv, nd);
-    for (int q=0; q < nd; q++) {
-      iw->du[iw->dofs[q]] = iw->cv[q];
-    }
+    acs_hessianSolve(&iw->hs, iw->du);
     return;
   }
   if (!iw->offpattern) {
@@ -658,6 +627,7 @@ int acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
   // M factorized: the rows' Delassus diagonals for the near-rigid potentials, and the warm
   // start u = M^-1 J' gamma of the previous forces
   groupTrees(&iw, p);
+  acs_blockTransposes(iw.Jt, iw.Jtadr, p);
   factorHessian(&iw, p, 0);
   blockConstants(&iw, p, s, s->solver == acsSOL_SIMILAR);
   for (int r=0; r < n; r++) {

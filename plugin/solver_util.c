@@ -1,6 +1,6 @@
 // Copyright 2026 The acs authors.
 //
-// What the problem solvers share: the workspace arena, the islands (block lists, residuals,
+// What the problem solvers share: the workspace layout, the islands (block lists, residuals,
 // statuses and history of a solve run island by island), the projection
 // onto a law's feasible set, the start of a dual solve (warm start or zero), the diagonal blocks
 // and simple block updates of the Gauss-Seidel solvers, and conjugate gradients.
@@ -19,19 +19,11 @@
 
 //---------------------------------- workspace arena -----------------------------------------------
 
-void* acs_arenaAlloc(acsArena* arena, size_t n, size_t elsize) {
-  size_t start = (arena->used + 63) & ~(size_t)63;
-  arena->used = start + n*elsize;
-  return arena->base ? arena->base + start : NULL;
-}
-
-
 size_t acs_layoutBytes(acsfLayout layout, void* work, const acsProblem* p) {
   acsArena arena = {NULL, 0};
   layout(work, &arena, p);
   return arena.used;
 }
-
 
 
 //---------------------------------- islands -------------------------------------------------------

@@ -10,17 +10,9 @@
 
 #include <mujoco/mujoco.h>
 #include <acs/acs_types.h>
+#include "util_errmem.h"
 
 //---------------------------------- workspace arena -----------------------------------------------
-
-// bump allocator over a caller-owned block; with base == NULL it only counts (workspace query)
-typedef struct acsArena_ {
-  char*  base;
-  size_t used;
-} acsArena;
-
-// next 64-byte aligned chunk of n elements of size elsize (NULL when counting)
-void* acs_arenaAlloc(acsArena* arena, size_t n, size_t elsize);
 
 // a solver's workspace layout: carves its workspace struct work (counts when arena->base is NULL)
 typedef void (*acsfLayout)(void* work, acsArena* arena, const acsProblem* p);

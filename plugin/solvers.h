@@ -24,6 +24,11 @@ extern int acs_testIcfDenseNv;
 // 0: the default (200 rows). Set before any workspace query
 extern int acs_testAdmmDenseRows;
 
+// tests: 1: ADMM solves its large islands' x-update by conjugate gradients even where the problem
+// gives M (0: by Woodbury's identity and the supernodal factor there). Set before any workspace
+// query
+extern int acs_testAdmmIterative;
+
 size_t acs_admmWorkspace(const acsProblem* p, const acsSettings* s);
 int    acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
                      const acsProblem* p, const acsSettings* s);

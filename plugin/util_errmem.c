@@ -71,3 +71,10 @@ void acs_assertFailed(const char* cond, const char* file, int line) {
   fprintf(stderr, "acs: internal invariant failed: %s (%s:%d)\n", cond, file, line);
   abort();
 }
+
+
+void* acs_arenaAlloc(acsArena* arena, size_t n, size_t elsize) {
+  size_t start = (arena->used + 63) & ~(size_t)63;
+  arena->used = start + n*elsize;
+  return arena->base ? arena->base + start : NULL;
+}

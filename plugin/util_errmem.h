@@ -1,7 +1,8 @@
 // Copyright 2026 The acs authors.
 //
-// The bottom of the library: error messages, internal assertions, growable buffers and the wall
-// clock. Every other file may include this one; it includes nothing of acs but the public types.
+// The bottom of the library: error messages, internal assertions, growable buffers, the workspace
+// arena and the wall clock. Every other file may include this one; it includes nothing of acs
+// but the public types.
 
 #ifndef ACS_PLUGIN_UTIL_ERRMEM_H_
 #define ACS_PLUGIN_UTIL_ERRMEM_H_
@@ -29,6 +30,15 @@ int acs_bufferReserve(acsBufferStats* stats, acsBuffer* buf, size_t n, size_t el
 
 // free a buffer's memory
 void acs_bufferFree(acsBuffer* buf);
+
+// bump allocator over a caller-owned block; with base == NULL it only counts (workspace query)
+typedef struct acsArena_ {
+  char*  base;
+  size_t used;
+} acsArena;
+
+// next 64-byte aligned chunk of n elements of size elsize (NULL when counting)
+void* acs_arenaAlloc(acsArena* arena, size_t n, size_t elsize);
 
 // wall-clock time in microseconds
 double acs_timeMicro(void);

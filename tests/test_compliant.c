@@ -460,11 +460,12 @@ static int offPattern(const acsProblem* p) {
 
 
 // Hessians with couplings outside M's pattern (two trees or two branches in contact): the groups
-// of trees that have them are factored dense (below 400 dofs), their Newton step exact. The same
-// problems solved with the conjugate-gradient path instead (the test hook acs_testIcfDenseNv = 1;
-// relative residual 1e-10) must give the same forces in as many Newton iterations. Scenes: the
-// 1000:1 box stack (box on box: two trees), the shared humanoid fallen from qpos0 (its tendon
-// limits couple a leg and an arm) and a scene of three groups, one of them in M's pattern
+// of trees that have them are factored by the supernodal Cholesky, their Newton step exact. The
+// same problems solved with the conjugate-gradient path instead (the test hook
+// acs_testIcfDenseNv = 1; relative residual 1e-10) must give the same forces in as many Newton
+// iterations. Scenes: the 1000:1 box stack (box on box: two trees), the shared humanoid fallen
+// from qpos0 (its tendon limits couple a leg and an arm), a scene of three groups, one of them in
+// M's pattern, and a wall of 24 boxes (one group of 24 nodes: the factor's order and fill)
 static void testDenseNewton(void) {
   // a box on a box beside a humanoid standing on one box: three groups of trees, two with
   // couplings outside M's pattern (factored dense), one in it (the pattern's factor)
@@ -478,17 +479,29 @@ static void testDenseNewton(void) {
     "<body pos='0 0 0.2'><joint type='hinge' axis='1 0 0'/>"
     "<geom type='capsule' fromto='0 0 0 0 0.2 0' size='0.04'/></body></body>"
     "</worldbody></mujoco>";
-  static const char* scenes[3] = {"stack_ratio.xml", "humanoid.xml", "three groups"};
-  for (int s=0; s < 3; s++) {
+  // a wall of 24 boxes in rows of 8, each row shifted by half a box (bench/scaling.py's walls)
+  char wall[8192] = "<mujoco><option timestep='0.002'/><worldbody>"
+                    "<geom type='plane' size='5 5 0.1'/>";
+  for (int i=0; i < 24; i++) {
+    char body[160];
+    snprintf(body, sizeof(body), "<body pos='%.3f 0 %.3f'><freejoint/><geom type='box' "
+             "size='0.05 0.05 0.05' mass='1'/></body>", 0.1*(i % 8) + 0.05*((i / 8) % 2),
+             0.05 + 0.1*(i / 8));
+    strcat(wall, body);
+  }
+  strcat(wall, "</worldbody></mujoco>");
+  static const char* scenes[4] = {"stack_ratio.xml", "humanoid.xml", "three groups", "wall"};
+  for (int s=0; s < 4; s++) {
     mjModel* m = s == 0 ? acst_loadTestModel(scenes[s]) :
-                 s == 1 ? acst_loadSharedModel(scenes[s]) : acst_loadString(mixed);
+                 s == 1 ? acst_loadSharedModel(scenes[s]) :
+                 acst_loadString(s == 2 ? mixed : wall);
     if (!m) return;
     mjData* d = s == 1 ? mj_makeData(m) : acst_makeData(m);   // the humanoid from qpos0: it falls
     acsContext* ctx = makeContext(m, "lagged", NULL);
     if (!ctx) return;
     int nprob = 0, iters[2][2] = {{0, 0}, {0, 0}};
     mjtNum worst[2] = {0, 0};
-    for (int t=0; t < 1500 && !acst_failures; t++) {
+    for (int t=0; t < (s == 3 ? 400 : 1500) && !acst_failures; t++) {
       ENSURE(acs_step(m, d, ctx) != acsSTATUS_ERROR);
       if (t < 200 || t % 10) {
         continue;
@@ -526,7 +539,7 @@ static void testDenseNewton(void) {
       mj_deleteData(dc);
     }
     for (int q=0; q < 2; q++) {
-      printf("  %-7s %-15s %d problems off M's pattern: Newton iterations dense %d, conjugate "
+      printf("  %-7s %-15s %d problems off M's pattern: Newton iterations factored %d, conjugate "
              "gradients %d; forces differ by %.1e of the largest\n", kModels[q], scenes[s],
              nprob, iters[q][0], iters[q][1], worst[q]);
       ENSURE(iters[q][0] <= iters[q][1]);
