@@ -30,7 +30,8 @@
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
 
-#include "bench.h"
+#include "runs.h"
+#include "threads.h"
 
 #define MAXTHREAD 256
 

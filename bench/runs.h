@@ -1,9 +1,10 @@
 // Copyright 2026 The acs authors.
 //
-// acs-bench's pieces shared by its modes: the command line and a run's solver and settings.
+// What acs-bench's modes share (runs.c): the command line, the solvers of --solvers, a run's
+// settings, the order of the runs in a round.
 
-#ifndef ACS_BENCH_BENCH_H_
-#define ACS_BENCH_BENCH_H_
+#ifndef ACS_BENCH_RUNS_H_
+#define ACS_BENCH_RUNS_H_
 
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
@@ -43,7 +44,4 @@ int benchSolver(const char* name, char* error, int error_sz);
 int benchSettings(acsSettings* s, const mjModel* m, const benchArgs* args, int solver,
                   char* error, int error_sz);
 
-// --threads: independent simulations on separate threads (threads.c); returns the exit status
-int benchThreads(const mjModel* m, const benchArgs* args);
-
-#endif  // ACS_BENCH_BENCH_H_
+#endif  // ACS_BENCH_RUNS_H_
