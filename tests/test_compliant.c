@@ -479,22 +479,11 @@ static void testDenseNewton(void) {
     "<body pos='0 0 0.2'><joint type='hinge' axis='1 0 0'/>"
     "<geom type='capsule' fromto='0 0 0 0 0.2 0' size='0.04'/></body></body>"
     "</worldbody></mujoco>";
-  // a wall of 24 boxes in rows of 8, each row shifted by half a box (bench/scaling.py's walls)
-  char wall[8192] = "<mujoco><option timestep='0.002'/><worldbody>"
-                    "<geom type='plane' size='5 5 0.1'/>";
-  for (int i=0; i < 24; i++) {
-    char body[160];
-    snprintf(body, sizeof(body), "<body pos='%.3f 0 %.3f'><freejoint/><geom type='box' "
-             "size='0.05 0.05 0.05' mass='1'/></body>", 0.1*(i % 8) + 0.05*((i / 8) % 2),
-             0.05 + 0.1*(i / 8));
-    strcat(wall, body);
-  }
-  strcat(wall, "</worldbody></mujoco>");
   static const char* scenes[4] = {"stack_ratio.xml", "humanoid.xml", "three groups", "wall"};
   for (int s=0; s < 4; s++) {
     mjModel* m = s == 0 ? acst_loadTestModel(scenes[s]) :
                  s == 1 ? acst_loadSharedModel(scenes[s]) :
-                 acst_loadString(s == 2 ? mixed : wall);
+                 s == 2 ? acst_loadString(mixed) : acst_loadWall(24);
     if (!m) return;
     mjData* d = s == 1 ? mj_makeData(m) : acst_makeData(m);   // the humanoid from qpos0: it falls
     acsContext* ctx = makeContext(m, "lagged", NULL);

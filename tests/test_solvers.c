@@ -410,17 +410,7 @@ static void testAdmmIterativeIsland(void) {
 // of their largest (seen: 1.5e-12 admm, 4.8e-9 ccp-admm), those of conjugate gradients (relative
 // residual 1e-12 per x-update) to 1e-6 (seen 9e-11, 3e-8)
 static void testAdmmWoodbury(void) {
-  char wall[8192] = "<mujoco><option timestep='0.002'/><worldbody>"
-                    "<geom type='plane' size='5 5 0.1'/>";
-  for (int i=0; i < 24; i++) {
-    char body[160];
-    snprintf(body, sizeof(body), "<body pos='%.3f 0 %.3f'><freejoint/><geom type='box' "
-             "size='0.05 0.05 0.05' mass='1'/></body>", 0.1*(i % 8) + 0.05*((i / 8) % 2),
-             0.05 + 0.1*(i / 8));
-    strcat(wall, body);
-  }
-  strcat(wall, "</worldbody></mujoco>");
-  mjModel* m = acst_loadString(wall);
+  mjModel* m = acst_loadWall(24);
   if (!m) return;
   mjData* d = acst_makeData(m);
   acsSettings s;

@@ -153,6 +153,22 @@ mjModel* acst_loadString(const char* xml) {
 }
 
 
+mjModel* acst_loadWall(int nbox) {
+  char xml[256*128] = "<mujoco><option timestep='0.002'/><worldbody>"
+                      "<geom type='plane' size='5 5 0.1'/>";
+  int width = nbox < 8 ? nbox : 8;
+  for (int i=0; i < nbox && i < 120; i++) {
+    char body[160];
+    snprintf(body, sizeof(body), "<body pos='%.3f 0 %.4f'><freejoint/><geom type='box' "
+             "size='0.05 0.05 0.05' mass='1'/></body>", 0.1*(i % width) +
+             0.05*((i / width) % 2), 0.05 + 0.1*(i / width));
+    strcat(xml, body);
+  }
+  strcat(xml, "</worldbody></mujoco>");
+  return acst_loadString(xml);
+}
+
+
 mjData* acst_makeData(const mjModel* m) {
   mjData* d = mj_makeData(m);
   if (m->nkey > 0) {

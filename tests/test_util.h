@@ -62,6 +62,11 @@ extern int acst_nwarning;
 mjModel* acst_loadTestModel(const char* name);
 mjModel* acst_loadSharedModel(const char* name);
 mjModel* acst_loadString(const char* xml);
+
+// a wall of nbox boxes of 10 cm and 1 kg on a plane, in rows of up to 8, each row shifted by half
+// a box (bench/scaling.py's walls: one island, every box on two below), nbox <= 120; loaded
+// (NULL: a failure)
+mjModel* acst_loadWall(int nbox);
 mjModel* acst_loadPath(const char* path);
 
 // directory of the shared models; every .xml of test_models/ then of the shared models, sorted
