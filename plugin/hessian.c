@@ -12,6 +12,7 @@
 
 #define kHessianDense 400         // the factor's values at most: nv^2 up to this many dofs, then
                                   //   kHessianDense^2 + 128 nv (a wall of 64 boxes fills 7600)
+#define kDenseRun 32              // a run of the set's dofs this short is one node
 
 void acs_hessianLayout(acsHessian* h, acsArena* arena, const acsProblem* p) {
   size_t nv = p->nv, limit = (size_t)kHessianDense*kHessianDense + 128*nv;
@@ -62,6 +63,15 @@ int acs_hessianAnalyze(acsHessian* h, const acsProblem* p, const int* inset, con
       if ((c == n-1 || col[c+1] != col[c] + 1) && col[c] + 1 < nv && h->node[col[c]+1] == 0) {
         h->node[col[c]+1] = 1;
       }
+    }
+  }
+  // a run of the set's consecutive dofs of at most kDenseRun dofs is one node: a robot's few
+  // dofs (the humanoid's 27 in 10 nodes: the bookkeeping of small nodes costs more than their
+  // sparsity saves)
+  for (int i=0, j; i < nv; i = j) {
+    for (j = i + 1; j < nv && h->node[j] >= 0 && h->node[j] != 2; j++) {}
+    for (int q=i+1; h->node[i] >= 0 && j - i <= kDenseRun && q < j; q++) {
+      h->node[q] = 0;
     }
   }
   h->ndof = 0;
@@ -125,9 +135,17 @@ void acs_hessianAddM(acsHessian* h, const acsProblem* p, const mjtNum* val) {
       continue;
     }
     int adr = p->M_rowadr[i], n = p->M_rownnz[i], li = i - h->nstart[a];
-    for (int j=0; j < n; j++) {
-      int c = p->M_colind[adr+j], b = h->node[c], lc = c - h->nstart[b];
-      *acs_snEntry(&h->sn, a, li, b, lc) += val[adr+j];   // c <= i: a node's lower triangle
+    const int* col = p->M_colind + adr;
+
+    // the row's ancestors in runs of one node each (ascending): one block per run
+    for (int j0=0, j1; j0 < n; j0 = j1) {
+      int b = h->node[col[j0]], si, sj;
+      for (j1 = j0 + 1; j1 < n && h->node[col[j1]] == b; j1++) {}
+      mjtNum* blk = acs_snBlock(&si, &sj, &h->sn, a, b);
+      acsASSERT(blk != NULL);
+      for (int j=j0; j < j1; j++) {   // col[j] <= i: a node's lower triangle
+        blk[li*si + (col[j] - h->nstart[b])*sj] += val[adr+j];
+      }
     }
   }
 }

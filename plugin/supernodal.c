@@ -14,8 +14,14 @@
 #include <mujoco/mujoco.h>
 #include "util_errmem.h"
 
-// x' y over n entries (the blocks are small: a call to mju_dot costs as much as the sum)
+#define kIndexNodes 64            // up to this many nodes, acs_snBlock finds a block by its pair
+
+// x' y over n entries: short ones inline (a call costs as much as the sum), long ones by mju_dot
+// (MuJoCo's wheel vectorizes it)
 static inline mjtNum dot(const mjtNum* x, const mjtNum* y, int n) {
+  if (n >= 8) {
+    return mju_dot(x, y, n);
+  }
   mjtNum s = 0;
   for (int i=0; i < n; i++) {
     s += x[i] * y[i];
@@ -40,6 +46,7 @@ void acs_snLayout(acsSupernodal* sn, acsArena* arena, int maxnode, size_t maxval
   sn->adj      = acs_arenaAlloc(arena, (size_t)maxnode * sn->words, sizeof(uint64_t));
   sn->deg      = acs_arenaAlloc(arena, maxnode, sizeof(int));
   sn->map      = acs_arenaAlloc(arena, maxnode, sizeof(int));
+  sn->index    = acs_arenaAlloc(arena, kIndexNodes*kIndexNodes, sizeof(int));
   sn->cache[0] = -1;
 }
 
@@ -137,6 +144,20 @@ int acs_snAnalyze(acsSupernodal* sn) {
   }
   sn->colstart[n] = nblk;
   sn->cache[0] = -1;
+
+  // the blocks of a few nodes by pair, for acs_snBlock
+  if (n <= kIndexNodes) {
+    for (int a=0; a < n; a++) {
+      for (int b=0; b < n; b++) {
+        sn->index[a*kIndexNodes + b] = -1;
+      }
+    }
+    for (int q=0; q < n; q++) {
+      for (int k=sn->colstart[q]; k < sn->colstart[q+1]; k++) {
+        sn->index[sn->order[q]*kIndexNodes + sn->blkrow[k]] = k;
+      }
+    }
+  }
   return 0;
 }
 
@@ -155,23 +176,29 @@ void acs_snZero(acsSupernodal* sn) {
 mjtNum* acs_snBlock(int* si, int* sj, acsSupernodal* sn, int a, int b) {
   int swap = sn->pos[a] < sn->pos[b];   // stored in a's column, row node b: entry (j, i)
   int col = swap ? a : b, row = swap ? b : a;
-  if (sn->cache[0] != col || sn->cache[1] != row) {
-    sn->cache[0] = col;
-    sn->cache[1] = row;
-    sn->cache[2] = -1;
-    int q = sn->pos[col];
-    for (int k=sn->colstart[q]; k < sn->colstart[q+1]; k++) {
-      if (sn->blkrow[k] == row) {
-        sn->cache[2] = k;
+  int k = -1;
+  if (sn->nnode <= kIndexNodes) {
+    k = sn->index[col*kIndexNodes + row];
+  } else {
+    if (sn->cache[0] != col || sn->cache[1] != row) {
+      sn->cache[0] = col;
+      sn->cache[1] = row;
+      sn->cache[2] = -1;
+      int q = sn->pos[col];
+      for (int kk=sn->colstart[q]; kk < sn->colstart[q+1]; kk++) {
+        if (sn->blkrow[kk] == row) {
+          sn->cache[2] = kk;
+        }
       }
     }
+    k = sn->cache[2];
   }
-  if (sn->cache[2] < 0) {
+  if (k < 0) {
     return NULL;
   }
   *si = swap ? 1 : sn->size[b];
   *sj = swap ? sn->size[a] : 1;
-  return sn->val + sn->blkadr[sn->cache[2]];
+  return sn->val + sn->blkadr[k];
 }
 
 
@@ -189,21 +216,17 @@ int acs_snFactor(acsSupernodal* sn, mjtNum mindiag) {
     int first = sn->colstart[q], end = sn->colstart[q+1];
     mjtNum* L = sn->val + sn->blkadr[first];
 
-    // the node's block: Cholesky, its lower triangle
+    // the node's block: Cholesky (MuJoCo's, vectorized in its wheel), its lower triangle; the
+    // diagonal then stored inverted (a product costs a fraction of a division)
     mjtNum maxd = 0;
     for (int j=0; j < s; j++) {
       maxd = mju_max(maxd, L[j*s + j]);
     }
+    if (mju_cholFactor(L, s, mindiag * maxd + mjMINVAL) < s) {
+      return -1;
+    }
     for (int j=0; j < s; j++) {
-      mjtNum d = L[j*s + j] - dot(L + j*s, L + j*s, j);
-      if (!(d > mindiag * maxd) || d <= 0) {
-        return -1;
-      }
-      d = mju_sqrt(d);
-      L[j*s + j] = d;
-      for (int i=j+1; i < s; i++) {
-        L[i*s + j] = (L[i*s + j] - dot(L + i*s, L + j*s, j)) / d;
-      }
+      L[j*s + j] = 1 / L[j*s + j];
     }
 
     // the column's blocks: A_rv L_vv^-T, row by row (forward substitution)
@@ -213,7 +236,7 @@ int acs_snFactor(acsSupernodal* sn, mjtNum mindiag) {
       for (int i=0; i < sr; i++) {
         mjtNum* y = B + i*s;
         for (int j=0; j < s; j++) {
-          y[j] = (y[j] - dot(y, L + j*s, j)) / L[j*s + j];
+          y[j] = (y[j] - dot(y, L + j*s, j)) * L[j*s + j];
         }
       }
     }
@@ -256,7 +279,7 @@ void acs_snSolve(const acsSupernodal* sn, mjtNum* x) {
     const mjtNum* L = sn->val + sn->blkadr[first];
     mjtNum* xv = x + sn->start[v];
     for (int j=0; j < s; j++) {
-      xv[j] = (xv[j] - dot(L + j*s, xv, j)) / L[j*s + j];
+      xv[j] = (xv[j] - dot(L + j*s, xv, j)) * L[j*s + j];
     }
     for (int k=first+1; k < sn->colstart[q+1]; k++) {
       int r = sn->blkrow[k];
@@ -288,7 +311,7 @@ void acs_snSolve(const acsSupernodal* sn, mjtNum* x) {
       for (int i=j+1; i < s; i++) {
         t -= L[i*s + j] * xv[i];
       }
-      xv[j] = t / L[j*s + j];
+      xv[j] = t * L[j*s + j];
     }
   }
 }

@@ -39,7 +39,9 @@ typedef struct acsSupernodal_ {
   uint64_t* adj;                  // analysis: adjacency bit rows               (maxnode x words)
   int*     deg;                   // analysis: dofs of the uneliminated neighbours (maxnode)
   int*     map;                   // factor: a column's blocks by row node      (maxnode)
-  int      cache[3];              // acs_snEntry's last pair of nodes and its block
+  int*     index;                 // up to 64 nodes: the block of (column node, row node), -1
+                                  //   for none                                  (64 x 64)
+  int      cache[3];              // above: acs_snBlock's last pair of nodes and its block
 } acsSupernodal;
 
 // carve the workspace of a factor of at most maxnode nodes and maxval values (and blocks)
@@ -68,8 +70,9 @@ mjtNum* acs_snEntry(acsSupernodal* sn, int a, int i, int b, int j);
 // read). NULL if a and b were not coupled
 mjtNum* acs_snBlock(int* si, int* sj, acsSupernodal* sn, int a, int b);
 
-// factor in place, L L'. Return -1 if the matrix is not numerically positive definite (a pivot
-// at or below mindiag times the largest diagonal entry of its node's block)
+// factor in place, L L' (a node's diagonal entries of L stored as their inverses). Return -1 if
+// the matrix is not numerically positive definite (a pivot at or below mindiag times the largest
+// diagonal entry of its node's block)
 int acs_snFactor(acsSupernodal* sn, mjtNum mindiag);
 
 // x <- (L L')^-1 x on the nodes' dofs (the other entries of x are neither read nor written)
