@@ -299,7 +299,7 @@ static void buildIslands(admmWork* aw, const acsProblem* p) {
   size_t adr = 0;
   for (int i=0; i < nisland; i++) {
     int n = acs_islandRows(p, i);
-    if (n > denseRows() || (aw->woodbury && n > kWoodburyRows &&
+    if (n > denseRows() || (aw->woodbury && !acs_testAdmmDenseRows && n > kWoodburyRows &&
                             n > kWoodburyRatio * aw->island_ndof[i])) {
       aw->island_Fadr[i] = -1;
       continue;

@@ -20,8 +20,9 @@ int    acs_pgsSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void*
 // densely below this many dofs (1: never, conjugate gradients); 0: the default (400)
 extern int acs_testIcfDenseNv;
 
-// tests: > 0: the largest island ADMM factorizes densely (larger ones: conjugate gradients);
-// 0: the default (200 rows). Set before any workspace query
+// tests: > 0: the largest island ADMM factorizes densely, every island up to it dense (larger
+// ones: Woodbury's identity, or conjugate gradients); 0: the default (200 rows, and islands of
+// many more rows than dofs by Woodbury's identity). Set before any workspace query
 extern int acs_testAdmmDenseRows;
 
 // tests: 1: ADMM solves its large islands' x-update by conjugate gradients even where the problem
