@@ -43,6 +43,23 @@ void acs_blockTransposes(mjtNum* Jt, int* Jtadr, const acsProblem* p) {
 }
 
 
+void acs_hessianTrees(int* inset, const acsProblem* p, const int* couple) {
+  for (int i=0; i < p->nv; i++) {
+    inset[i] = 0;
+  }
+  for (int k=0; k < p->nblock; k++) {
+    int row = p->block_adr[k];
+    for (int c=0; couple[k] && c < p->J_rownnz[row]; c++) {
+      int dof = p->J_colind[p->J_rowadr[row] + c];
+      inset[p->M_colind[p->M_rowadr[dof]]] = 1;
+    }
+  }
+  for (int i=0; i < p->nv; i++) {   // a root dof comes first: its mark is final when read
+    inset[i] = inset[p->M_colind[p->M_rowadr[i]]];
+  }
+}
+
+
 int acs_hessianAnalyze(acsHessian* h, const acsProblem* p, const int* inset, const int* couple) {
   int nv = p->nv, nnode = 0;
 

@@ -32,6 +32,10 @@ void acs_hessianLayout(acsHessian* h, acsArena* arena, const acsProblem* p);
 // np x dim values, a dof's entries together (Jt: p->nnzJ, Jtadr: nblock)
 void acs_blockTransposes(mjtNum* Jt, int* Jtadr, const acsProblem* p);
 
+// inset[i] = 1 for the dofs of the trees that the blocks k with couple[k] touch, 0 for the others
+// (a tree's root dof is the first of its row in M's layout: the tree is the dofs with that root)
+void acs_hessianTrees(int* inset, const acsProblem* p, const int* couple);
+
 // the nodes over the dofs i with inset[i] (whole trees: a dof's ancestors are in the set with
 // it), coupled along M's pattern and by the blocks k with couple[k] (their dofs in the set),
 // and the factor's order and pattern. Return -1 if the factor needs more than its workspace

@@ -377,25 +377,15 @@ static int factorWoodbury(admmWork* aw, const acsProblem* p, const admmIsland* i
     return 0;
   }
   if (aw->hs_island != is->id) {
-    // the island's dofs: the trees of its rows (a tree's root dof is the first of its M row)
+    // the island's dofs: the trees of its blocks
     aw->hs_island = is->id;
-    for (int i=0; i < p->nv; i++) {
-      aw->inset[i] = 0;
-    }
     for (int k=0; k < p->nblock; k++) {
       aw->couple[k] = 0;
     }
     for (int j=0; j < is->nb; j++) {
-      int k = is->blocks[j], row = p->block_adr[k];
-      aw->couple[k] = 1;
-      for (int c=0; c < p->J_rownnz[row]; c++) {
-        int dof = p->J_colind[p->J_rowadr[row] + c];
-        aw->inset[p->M_colind[p->M_rowadr[dof]]] = 1;
-      }
+      aw->couple[is->blocks[j]] = 1;
     }
-    for (int i=0; i < p->nv; i++) {   // a root dof comes first: its mark is final when read
-      aw->inset[i] = aw->inset[p->M_colind[p->M_rowadr[i]]];
-    }
+    acs_hessianTrees(aw->inset, p, aw->couple);
     aw->hs_ok = !acs_hessianAnalyze(&aw->hs, p, aw->inset, aw->couple);
   }
   if (!aw->hs_ok) {

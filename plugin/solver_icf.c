@@ -14,11 +14,11 @@
 // no fill), with MuJoCo's LDL' elimination: J' G J stays in that pattern when a block's dofs lie
 // on one chain of one tree (a robot touching the ground). Couplings outside the pattern (two
 // trees or two branches in contact: a hand holding an object, a humanoid's arm on its thigh, a
-// pile of boxes; in MuJoCo 4.0 also a free body's own dofs, its M diagonal) make H denser. H is
-// block-diagonal over the groups of trees that blocks couple: the groups with such couplings are
-// factored by a supernodal Cholesky (supernodal.c: nodes the dof ranges no block splits, a free
-// body's dofs, pieces of limbs; dense within a node, sparse between nodes in a minimum-degree
-// order; the rest keeps the pattern's factor; the Newton step stays exact), so a wall of boxes
+// pile of boxes; in MuJoCo 4.0 also a free body's own dofs, its M diagonal) make H denser. The
+// trees such blocks touch are factored by a supernodal Cholesky (supernodal.c: nodes the dof
+// ranges no block splits, a free body's dofs, pieces of limbs; dense within a node, sparse
+// between nodes in a minimum-degree order), the other trees keep the pattern's factor (their H
+// lies in it), and the Newton step stays exact, so a wall of boxes
 // costs about its number of boxes. When that factor needs more than its workspace (hessian.c),
 // the pattern's factor preconditions conjugate gradients on the full H.
 //
@@ -55,13 +55,12 @@ typedef struct icfWork_ {
   mjtNum *cr, *cp, *cq, *cz;      // conjugate gradients                      (nv)
   mjtNum *cv;                     // their right-hand side -grad              (nv)
   mjtNum *H, *Dinv;               // factor in M's pattern                    (nC), (nv)
-  acsHessian hs;                  // H on the groups off M's pattern, factored by nodes
+  acsHessian hs;                  // H on the trees off M's pattern, factored by nodes
   mjtNum *Jt, *JtG;               // each block's J' (once per solve) and J' G (per Newton
                                   //   iteration), np x dim, a dof's entries together (nnzJ)
   int*    Jtadr;                  // address of block k's in Jt and JtG       (nblock)
   int*    local;                  // dof -> position in the block's pattern   (nv)
-  int*    mark;                   // dof marks (factorDense)                  (nv)
-  int*    group;                  // each dof's group of trees (groupTrees)      (nv)
+  int*    mark;                   // the dofs of the trees off the pattern    (nv)
   int*    boff;                   // block has couplings outside M's pattern  (nblock)
   int*    boffprev;               // ... when hs was analyzed                 (nblock)
   int     analyzed;               // hs analyzed for boffprev: 1, failed: 0, not yet: -1
@@ -120,7 +119,6 @@ static void icfLayout(void* work, acsArena* arena, const acsProblem* p) {
   iw->Jtadr = acs_arenaAlloc(arena, p->nblock, sizeof(int));
   iw->local = acs_arenaAlloc(arena, nv, sizeof(int));
   iw->mark  = acs_arenaAlloc(arena, nv, sizeof(int));
-  iw->group = acs_arenaAlloc(arena, nv, sizeof(int));
   iw->boff  = acs_arenaAlloc(arena, p->nblock, sizeof(int));
   iw->boffprev = acs_arenaAlloc(arena, p->nblock, sizeof(int));
   iw->analyzed = -1;
@@ -308,65 +306,16 @@ static mjtNum blockEntry(const icfWork* iw, int k, int dim, int a, int b) {
 }
 
 
-// root of group g (union-find over root dofs, path halving)
-static int groupRoot(int* group, int g) {
-  while (group[g] != g) {
-    group[g] = group[group[g]];
-    g = group[g];
-  }
-  return g;
-}
-
-
-// the groups of trees that blocks couple, once per solve (they do not change with the iterate):
-// iw->group[i] the group of dof i (a root dof). A tree's root dof is the first of its row in M's
-// layout (the row lists the dof's ancestors in ascending order)
-static void groupTrees(icfWork* iw, const acsProblem* p) {
-  int nv = p->nv;
-  for (int i=0; i < nv; i++) {
-    iw->group[i] = i;
-  }
-  for (int k=0; k < p->nblock; k++) {
-    int row = p->block_adr[k], adr = p->J_rowadr[row], prev = -1;
-    for (int c=0; c < p->J_rownnz[row]; c++) {
-      int root = p->M_colind[p->M_rowadr[p->J_colind[adr+c]]];
-      if (prev >= 0 && root != prev) {   // a tree's dofs are contiguous in the sorted pattern
-        int g0 = groupRoot(iw->group, prev), g1 = groupRoot(iw->group, root);
-        iw->group[g1] = g0;
-      }
-      prev = root;
-    }
-  }
-
-  // every dof its group, in place: unions link root dofs only, and a root dof comes before the
-  // other dofs of its tree
-  for (int i=0; i < nv; i++) {
-    iw->group[i] = groupRoot(iw->group, p->M_colind[p->M_rowadr[i]]);
-  }
-}
-
-
-// the factor of the groups that have couplings outside M's pattern (boff): its nodes over their
-// dofs, coupled by the boff blocks (hessian.c). Return -1 if it needs more than its workspace
+// the factor of the trees that blocks with couplings outside M's pattern (boff) touch: its nodes
+// over their dofs, coupled by those blocks (hessian.c); the other trees' H lies in M's pattern.
+// Return -1 if it needs more than its workspace
 static int analyzeNodes(icfWork* iw, const acsProblem* p) {
-  int nv = p->nv;
-  for (int i=0; i < nv; i++) {
-    iw->mark[i] = 0;
-  }
-  for (int k=0; k < p->nblock; k++) {
-    int row = p->block_adr[k];
-    if (iw->boff[k] && p->J_rownnz[row]) {
-      iw->mark[iw->group[p->J_colind[p->J_rowadr[row]]]] = 1;
-    }
-  }
-  for (int i=0; i < nv; i++) {   // a group's root dof comes first: its mark is final when read
-    iw->mark[i] = iw->mark[iw->group[i]];
-  }
+  acs_hessianTrees(iw->mark, p, iw->boff);
   return acs_hessianAnalyze(&iw->hs, p, iw->mark, iw->boff);
 }
 
 
-// H on the nodes of the groups off M's pattern (analyzeNodes), factored: the in-pattern part
+// H on the nodes of the trees off M's pattern (analyzeNodes), factored: the in-pattern part
 // assembled in iw->H (M and every block's couplings of dofs to their ancestors) and the
 // couplings outside M's pattern of the blocks marked in boff. Return 0 if H is not numerically
 // positive definite
@@ -384,8 +333,8 @@ static int factorNodes(icfWork* iw, const acsProblem* p) {
 
 // H = M + (J' G J within M's pattern) (only M if not flg_contact), factorized in place as
 // L' D L (MuJoCo's elimination); sets offpattern (and boff of the blocks) when J' G J has
-// couplings outside the pattern, and dense when the groups of trees that have them are factored
-// in hs (factorNodes; the pattern's factor serves the other dofs)
+// couplings outside the pattern, and dense when the trees those blocks touch are factored in hs
+// (factorNodes; the pattern's factor serves the other dofs)
 static void factorHessian(icfWork* iw, const acsProblem* p, int flg_contact) {
   int nv = p->nv;
   mju_copy(iw->H, p->M, nnzM(p));
@@ -422,7 +371,7 @@ static void factorHessian(icfWork* iw, const acsProblem* p, int flg_contact) {
     }
   }
 
-  // the groups off the pattern first (they read H's in-pattern part before its factorization,
+  // the trees off the pattern first (they read H's in-pattern part before its factorization,
   // which the other dofs need, if any)
   if (iw->offpattern) {
     // the nodes and their order anew only when the blocks off the pattern changed (they seldom
@@ -494,7 +443,7 @@ static void icfPrecond(mjtNum* out, const mjtNum* in, void* arg) {
 
 
 // du = -H^-1 grad: the factor solves it when H lies in M's pattern, the supernodal factor on the
-// groups off it when they were factored so; otherwise the factor preconditions conjugate
+// trees off it when they were factored so; otherwise the factor preconditions conjugate
 // gradients
 static void newtonStep(icfWork* iw, const acsProblem* p) {
   int nv = p->nv;
@@ -502,7 +451,7 @@ static void newtonStep(icfWork* iw, const acsProblem* p) {
   if (!iw->dense || iw->hs.ndof < nv) {
     solveFactor(iw->du, iw, p);
   }
-  if (iw->dense) {   // the groups off the pattern: the supernodal factor (they are decoupled)
+  if (iw->dense) {   // the trees off the pattern: the supernodal factor (H couples no others)
     for (int i=0; i < nv; i++) {
       if (iw->hs.node[i] >= 0) {
         iw->du[i] = -iw->grad[i];
@@ -626,7 +575,6 @@ int acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
 
   // M factorized: the rows' Delassus diagonals for the near-rigid potentials, and the warm
   // start u = M^-1 J' gamma of the previous forces
-  groupTrees(&iw, p);
   acs_blockTransposes(iw.Jt, iw.Jtadr, p);
   factorHessian(&iw, p, 0);
   blockConstants(&iw, p, s, s->solver == acsSOL_SIMILAR);

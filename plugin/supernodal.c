@@ -202,13 +202,6 @@ mjtNum* acs_snBlock(int* si, int* sj, acsSupernodal* sn, int a, int b) {
 }
 
 
-mjtNum* acs_snEntry(acsSupernodal* sn, int a, int i, int b, int j) {
-  int si, sj;
-  mjtNum* blk = acs_snBlock(&si, &sj, sn, a, b);
-  return blk ? blk + i*si + j*sj : NULL;
-}
-
-
 int acs_snFactor(acsSupernodal* sn, mjtNum mindiag) {
   int n = sn->nnode;
   for (int q=0; q < n; q++) {

@@ -9,7 +9,7 @@
 //
 // Use: acs_snLayout (workspace), acs_snBegin with the nodes, acs_snCouple for each coupled pair,
 // acs_snAnalyze (the order and the blocks' pattern); then for each matrix of that pattern
-// acs_snZero, acs_snEntry to add its entries, acs_snFactor, and acs_snSolve for each right-hand
+// acs_snZero, acs_snBlock to add its entries, acs_snFactor, and acs_snSolve for each right-hand
 // side.
 
 #ifndef ACS_PLUGIN_SUPERNODAL_H_
@@ -60,14 +60,10 @@ int acs_snAnalyze(acsSupernodal* sn);
 // values of the pattern set to zero
 void acs_snZero(acsSupernodal* sn);
 
-// the stored entry for local dof i of node a and local dof j of node b: within a node, entry
-// (i, j) of its block, of which the factor reads the lower triangle (i >= j); between two
-// coupled nodes, the one entry both (i, j) and (j, i) stand for. NULL if a and b were not coupled
-mjtNum* acs_snEntry(acsSupernodal* sn, int a, int i, int b, int j);
-
 // the stored block of nodes a and b (coupled, or a == b): entry (i, j) for local dof i of a and
-// local dof j of b is blk[i*si + j*sj] (as acs_snEntry: within a node, the lower triangle is
-// read). NULL if a and b were not coupled
+// local dof j of b is blk[i*si + j*sj]; within a node, the factor reads its lower triangle
+// (i >= j), between two coupled nodes one entry stands for both (i, j) and (j, i). NULL if a and
+// b were not coupled
 mjtNum* acs_snBlock(int* si, int* sj, acsSupernodal* sn, int a, int b);
 
 // factor in place, L L' (a node's diagonal entries of L stored as their inverses). Return -1 if

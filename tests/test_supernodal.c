@@ -32,6 +32,14 @@ static void* makeFactor(acsSupernodal* sn, int maxnode, size_t maxval) {
 }
 
 
+// the stored entry for local dof i of node a and local dof j of node b (NULL: not coupled)
+static mjtNum* entry(acsSupernodal* sn, int a, int i, int b, int j) {
+  int si, sj;
+  mjtNum* blk = acs_snBlock(&si, &sj, sn, a, b);
+  return blk ? blk + i*si + j*sj : NULL;
+}
+
+
 // add the dense matrix A (ndof x ndof, the nodes' dofs) to the factor's pattern: each node's
 // block, and each coupled pair's block once
 static void addDense(acsSupernodal* sn, const mjtNum* A, int ndof, int nnode, const int* start,
@@ -42,14 +50,14 @@ static void addDense(acsSupernodal* sn, const mjtNum* A, int ndof, int nnode, co
       for (int i=0; i < size[a]; i++) {
         for (int j=0; j < size[b]; j++) {
           mjtNum v = A[(start[a]+i)*ndof + start[b]+j];
-          mjtNum* e = acs_snEntry(sn, a, i, b, j);
+          mjtNum* e = entry(sn, a, i, b, j);
           if (!e) {
             ENSURE(v == 0);   // an uncoupled pair's entries are zero
             continue;
           }
           *e = v;
           if (a == b) {
-            *acs_snEntry(sn, b, j, a, i) = v;
+            *entry(sn, b, j, a, i) = v;
           }
         }
       }
@@ -188,8 +196,8 @@ static void testRefusals(void) {
   ENSURE(acs_snBegin(&sn, 3, start, size) == 0);
   acs_snCouple(&sn, 0, 1);
   ENSURE(acs_snAnalyze(&sn) == 0);
-  ENSURE(acs_snEntry(&sn, 0, 0, 2, 0) == NULL);
-  ENSURE(acs_snEntry(&sn, 1, 2, 0, 1) == acs_snEntry(&sn, 0, 1, 1, 2));
+  ENSURE(entry(&sn, 0, 0, 2, 0) == NULL);
+  ENSURE(entry(&sn, 1, 2, 0, 1) == entry(&sn, 0, 1, 1, 2));
   acs_snCouple(&sn, 1, 2);   // one pair more: 45 values
   ENSURE(acs_snAnalyze(&sn) == -1);
 
@@ -199,7 +207,7 @@ static void testRefusals(void) {
   acs_snZero(&sn);
   for (int a=0; a < 3; a++) {
     for (int i=0; i < 3; i++) {
-      *acs_snEntry(&sn, a, i, a, i) = a == 2 && i == 1 ? -1 : 1;
+      *entry(&sn, a, i, a, i) = a == 2 && i == 1 ? -1 : 1;
     }
   }
   ENSURE(acs_snFactor(&sn, 1e-14) == -1);
