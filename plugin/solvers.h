@@ -30,6 +30,10 @@ extern int acs_testAdmmDenseRows;
 // query
 extern int acs_testAdmmIterative;
 
+// tests: 1: ADMM scales each block's rows by one factor (0: its force rows and its torque rows
+// each by their own)
+extern int acs_testAdmmBlockScale;
+
 size_t acs_admmWorkspace(const acsProblem* p, const acsSettings* s);
 int    acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* work,
                      const acsProblem* p, const acsSettings* s);
