@@ -1098,7 +1098,9 @@ ROBOTS = [('dog', 'dm_control/suite/dog.xml'),
           ('manipulator', 'dm_control/suite/manipulator.xml'),
           ('stacker', 'dm_control/suite/stacker.xml'),
           ('shadow_block', 'gymnasium_robotics/envs/assets/hand/manipulate_block.xml'),
-          ('fetch_push', 'gymnasium_robotics/envs/assets/fetch/push.xml')]
+          # Fetch push as Gymnasium simulates it (scripts/fetch_envs.py; the bare push.xml is a
+          # state no environment steps, in which the hard weld, limit and floor fight)
+          ('fetch_push', 'gymnasium_robotics/envs/assets/fetch/push_env.xml')]
 
 
 def scene_robots(cfg, solvers, progress):

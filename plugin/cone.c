@@ -152,10 +152,17 @@ void acsu_projectCone(mjtNum* res, const mjtNum* x, const mjtNum* mu, int dim, i
   // anisotropic: the root of F on t = y_n (see the derivation at the top of the file) by Newton's
   // method kept in a bracket [lo, hi] (F(lo) > 0 >= F(hi)), bisecting when a Newton step leaves
   // it; F'(t) = N'(lambda) x_n / t^2 - 1 with N the weighted norm and
-  // N'(lambda) = -sum_k v_k^2 c_k^2 / (1 + lambda c_k^2) / N
+  // N'(lambda) = -sum_k v_k^2 c_k^2 / (1 + lambda c_k^2) / N.
+  // For x_n > 0, F is convex and decreasing on [x_n, hi] (N is convex and decreasing in lambda,
+  // lambda = 1 - x_n / t concave and increasing in t): from t = x_n, where F = r - x_n > 0, each
+  // Newton step lands between t and the root, so the iteration climbs to it without a bisection.
+  // It ends when F or the Newton step vanishes to rounding. (Started mid-bracket, a step from the
+  // right landed left of the bracket and bisected; and a root reached to rounding, where the step
+  // is zero, was bisected further: the condim-4 contacts of a Fetch gripper took 30-50
+  // evaluations in a tenth of their projections.)
   mjtNum lo = xn > 0 ? xn : 0;
   mjtNum hi = r + mju_abs(xn);
-  mjtNum t = 0.5*(lo + hi);
+  mjtNum t = xn > 0 ? lo : 0.5*(lo + hi);
   for (int iter=0; iter < 200 && hi - lo > 1e-15*hi; iter++) {
     mjtNum lambda = 1 - xn/t, N2 = 0, dN2 = 0;
     for (int k=0; k < n; k++) {
@@ -176,6 +183,9 @@ void acsu_projectCone(mjtNum* res, const mjtNum* x, const mjtNum* mu, int dim, i
     }
     mjtNum dF = (N > 0 ? -dN2 / N : 0) * xn / (t*t) - 1;
     mjtNum tn = dF != 0 ? t - F / dF : lo;
+    if (mju_abs(tn - t) <= 1e-15*t) {
+      break;
+    }
     t = (tn > lo && tn < hi) ? tn : 0.5*(lo + hi);
   }
   mjtNum lambda = 1 - xn/t;

@@ -38,13 +38,18 @@ static mjtNum contactResidual(const mjtNum* f, const mjtNum* a, const mjtNum* mu
   // complementarity <f, a + Gamma(a)>
   res = mju_abs(mju_dot(f, a, dim) + f[0]*gamma);
 
-  // primal: distance of f to K (zero when f is in K, as solvers keep it)
-  if (acsu_coneNorm(f, mu, dim) > f[0]) {
+  // primal: distance of f to K (zero when f is in K, as solvers keep it). f raised to
+  // f_n = ||f||_K is in K, so the distance is at most ||f||_K - f_n: the projection is computed
+  // only when that bound exceeds the residual so far (a projected force lies on the cone's
+  // surface up to rounding, and its distance would not change the maximum)
+  if (acsu_coneNorm(f, mu, dim) - f[0] > res) {
     res = max2(res, acsu_coneDistance(f, mu, dim, 0));
   }
 
-  // dual: NCP: a + Gamma(a) is in K* exactly when a_n >= 0; CCP: a itself must be in K*
-  if (model != acsMODEL_CCP ? a[0] < 0 : acsu_desaxce(a, mu, dim) > a[0]) {
+  // dual: NCP: a + Gamma(a) is in K* exactly when a_n >= 0, and raised by -a_n it is; CCP: a
+  // itself must be in K*, and raised by Gamma(a) - a_n it is. The same bound as above
+  mjtNum excess = (model != acsMODEL_CCP) ? -a[0] : acsu_desaxce(a, mu, dim) - a[0];
+  if (excess > 0 && excess > res) {
     mjtNum ahat[6];
     mju_copy(ahat, a, dim);
     ahat[0] += gamma;

@@ -87,6 +87,17 @@ for pattern in ("dm_control-1.0.50-*.whl", "gymnasium_robotics-1.4.2-*.whl"):
 PY
   echo "$ROBOT_WHEELS" > "$ACS_ROBOTS/.wheels"
 fi
+# Gymnasium-Robotics' Fetch tasks in the state their environments simulate (fetch/*_env.xml beside
+# the originals: scripts/fetch_envs.py says why), rewritten when that script changes. The state
+# comes from MuJoCo's own steps: the 4.0 set-up rewrites files another MuJoCo wrote, so that the
+# test command (4.0 first) runs both versions from 4.0's state
+FETCH_SUM="$(cksum < "$ACS_ROOT/scripts/fetch_envs.py")"
+FETCH_WROTE="$(cat "$ACS_ROBOTS/.fetch_envs" 2>/dev/null || true)"
+if [ "${FETCH_WROTE% *}" != "$FETCH_SUM" ] ||
+   { [ "$MUJOCO_VERSION" = 4.0.0 ] && [ "${FETCH_WROTE##* }" != 4.0.0 ]; }; then
+  "$VENV/bin/python" "$ACS_ROOT/scripts/fetch_envs.py" "$ACS_ROBOTS"
+  echo "$FETCH_SUM $MUJOCO_VERSION" > "$ACS_ROBOTS/.fetch_envs"
+fi
 export ACS_ROBOTS
 
 # configure and build (incremental after the first run)

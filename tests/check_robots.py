@@ -36,6 +36,13 @@ KNOWN = [
      "dm_control excludes these pairs when it builds a task. Hard contact asks for a separation the "
      "joints can only give at hundreds of rad/s, and the runs diverge; MuJoCo's soft contact "
      "tolerates the overlap"),
+] + [
+    (scene, ["lagged", "similar"],
+     "Gymnasium's environment puts the mocap below the table top (4.5 cm in push; grip site + "
+     "(-0.498, 0.005, -0.431)) and relies on MuJoCo's soft weld to leave the gripper on the "
+     "table; lagged and similar hold the weld exactly and their compliant contact yields, so the "
+     "fingers sink 8 cm into the table (the hard-contact solvers keep them on it)")
+    for scene in ("fetch/push_env.xml", "fetch/slide_env.xml")
 ]
 
 
@@ -47,10 +54,19 @@ KNOWN = [
 # 0.74 -> 0.90 or more, 0.12 -> 0.25 and 0.12 -> 0.20
 CONVERGED = [
     ("suite/dog.xml", "admm", {"4.0": 0.40, "3.12": 0.26}),
-    ("hand/manipulate_block.xml", "admm", {"4.0": 0.80, "3.12": 0.78}),
+    # the hand's admm share is one draw of a wide distribution: over tolerances 1e-6 to 1.22e-6
+    # (12 runs, MuJoCo 4.0) it spans 69-90% (mean 80%; one scale per block: 62-79%, mean 69%),
+    # and a change of the cone projection at the 1e-10 level moved the draw at 1e-6 from 89% to
+    # 69%; 3.12: 69-82% over 6. The floor is below both spans
+    ("hand/manipulate_block.xml", "admm", {"4.0": 0.65, "3.12": 0.65}),
     ("hand/manipulate_block.xml", "ccp-admm", {"4.0": 0.90, "3.12": 0.85}),
     ("adroit_hand/adroit_pen.xml", "admm", {"4.0": 0.90, "3.12": 0.18}),
     ("adroit_hand/adroit_pen.xml", "ccp-admm", {"4.0": 0.90, "3.12": 0.16}),
+    # Fetch push and slide as Gymnasium simulates them (scripts/fetch_envs.py): 100% measured on
+    # both versions (the bare push.xml, a degenerate state, 0%)
+    ("fetch/push_env.xml", "admm", {"4.0": 0.95, "3.12": 0.95}),
+    ("fetch/push_env.xml", "ccp-admm", {"4.0": 0.95, "3.12": 0.95}),
+    ("fetch/slide_env.xml", "admm", {"4.0": 0.95, "3.12": 0.95}),
 ]
 
 
