@@ -652,85 +652,135 @@ static void testResidualSchedule(void) {
 }
 
 
+// the step problems along a trajectory that pgs drives from d's state, for solves to compare:
+// every `every`-th of `nstep` steps, the problem of the state reached (built on a copy) is handed
+// to visit with scratch for two solves: forces f and velocities a (nefc each), a dof vector w
+typedef struct {
+  mjtNum *f[2], *a[2], *w;
+} pairScratch;
+
+typedef void (*problemVisit)(const acsProblem* p, pairScratch* sc, void* arg);
+
+static void visitTrajectory(mjModel* m, mjData* d, int nstep, int every, problemVisit visit,
+                            void* arg) {
+  acsContext* ctx = acst_makeContext(m, "pgs");
+  for (int t=0; t < nstep && !acst_failures; t++) {
+    ENSURE(acs_step(m, d, ctx) != acsSTATUS_ERROR);
+    if (t % every) {
+      continue;
+    }
+    mjData* dc = mj_copyData(NULL, m, d);
+    ENSURE(acs_forward(m, dc, ctx) != acsSTATUS_ERROR);
+    const acsProblem* p = &ctx->problem;
+    pairScratch sc;
+    for (int k=0; k < 2; k++) {
+      sc.f[k] = mju_malloc(sizeof(mjtNum) * (p->nefc + 1));
+      sc.a[k] = mju_malloc(sizeof(mjtNum) * (p->nefc + 1));
+    }
+    sc.w = mju_malloc(sizeof(mjtNum) * (p->nv + 1));
+    if (p->nefc > 0) {
+      visit(p, &sc, arg);
+    }
+    for (int k=0; k < 2; k++) {
+      mju_free(sc.f[k]);
+      mju_free(sc.a[k]);
+    }
+    mju_free(sc.w);
+    mj_deleteData(dc);
+  }
+  acs_deleteContext(ctx);
+}
+
+
+// solve p with s from zero forces into f, and its velocity a = G f + b (w: a dof vector)
+static int solveFromZero(mjtNum* f, mjtNum* a, acsStats* st, mjtNum* w, const acsProblem* p,
+                         const acsSettings* s) {
+  mju_zero(f, p->nefc);
+  int status = acst_solveSettings(f, st, p, s);
+  acs_mulYT(w, p, f);
+  acs_velocity(a, p, w, f);
+  return status;
+}
+
+
+// settings of a solve to a tight tolerance: solver, tolerance, 20000 iterations, no relative stop
+static acsSettings tightSettings(const char* solver, mjtNum tolerance) {
+  acsSettings s;
+  acs_defaultSettings(&s);
+  s.solver = acs_solverId(solver);
+  s.tolerance = tolerance;
+  s.maxiter = 20000;
+  s.rel_tolerance = 0;
+  return s;
+}
+
+
+// largest difference of two velocity vectors (n), relative to the first's largest entry or 1
+static mjtNum velocityDifference(const mjtNum* a0, const mjtNum* a1, int n) {
+  mjtNum amax = 0, diff = 0;
+  for (int r=0; r < n; r++) {
+    amax = mju_max(amax, mju_abs(a0[r]));
+    diff = mju_max(diff, mju_abs(a0[r] - a1[r]));
+  }
+  return diff / mju_max(amax, 1);
+}
+
+
 // ADMM's Anderson acceleration (acs_admm_anderson, from the 10th iteration) is a speed lever:
 // on the step problems of the falling and lying humanoid that plain ADMM solves to 1e-8 in more
 // than 30 iterations from zero forces, the accelerated solve converges too, in fewer iterations
 // in all; ccp-admm's velocities a = G f + b (unique: the CCP is strictly convex in the velocity)
 // agree to 1e-6 m/s^2 or 1e-6 of the largest (both meet the CCP residual 1e-8: differences seen up
 // to 2e-9)
+typedef struct {
+  int nhard[2];
+  long iters[2][2];
+  mjtNum worst;
+} andersonTally;
+
+static const char* kAdmm[2] = {"admm", "ccp-admm"};
+
+static void andersonVisit(const acsProblem* p, pairScratch* sc, void* arg) {
+  andersonTally* tl = (andersonTally*)arg;
+  for (int q=0; q < 2; q++) {
+    int niter[2], status[2];
+    for (int aa=0; aa < 2; aa++) {
+      acsSettings s = tightSettings(kAdmm[q], 1e-8);
+      s.admm_anderson = aa ? 5 : 0;
+      acsStats st;
+      status[aa] = solveFromZero(sc->f[aa], sc->a[aa], &st, sc->w, p, &s);
+      niter[aa] = st.niter;
+      if (status[0] != acsSTATUS_CONVERGED || niter[0] <= 30) {
+        break;
+      }
+    }
+    if (status[0] != acsSTATUS_CONVERGED || niter[0] <= 30) {
+      continue;
+    }
+    ENSURE(status[1] == acsSTATUS_CONVERGED);
+    tl->nhard[q]++;
+    tl->iters[q][0] += niter[0];
+    tl->iters[q][1] += niter[1];
+    if (q == 1) {
+      tl->worst = mju_max(tl->worst, velocityDifference(sc->a[0], sc->a[1], p->nefc));
+    }
+  }
+}
+
 static void testAdmmAnderson(void) {
   mjModel* m = acst_loadSharedModel("humanoid.xml");
   if (!m) return;
   mjData* d = acst_makeData(m);
-  acsContext* ctx = acst_makeContext(m, "pgs");
-  static const char* solvers[2] = {"admm", "ccp-admm"};
-  int nhard[2] = {0, 0};
-  long iters[2][2] = {{0, 0}, {0, 0}};
-  mjtNum worst = 0;
-  for (int t=0; t < 800 && !acst_failures; t++) {
-    ENSURE(acs_step(m, d, ctx) != acsSTATUS_ERROR);
-    if (t % 8) {
-      continue;
-    }
-    mjData* dc = mj_copyData(NULL, m, d);
-    ENSURE(acs_forward(m, dc, ctx) != acsSTATUS_ERROR);
-    const acsProblem* p = &ctx->problem;
-    int n = p->nefc, nv = p->nv;
-    mjtNum* f[2] = {mju_malloc(sizeof(mjtNum) * (n + 1)), mju_malloc(sizeof(mjtNum) * (n + 1))};
-    mjtNum* w = mju_malloc(sizeof(mjtNum) * (nv + 1));
-    mjtNum* a[2] = {mju_malloc(sizeof(mjtNum) * (n + 1)), mju_malloc(sizeof(mjtNum) * (n + 1))};
-    for (int q=0; q < 2 && n > 0; q++) {
-      int niter[2], status[2];
-      for (int aa=0; aa < 2; aa++) {
-        acsSettings s;
-        acs_defaultSettings(&s);
-        s.solver = acs_solverId(solvers[q]);
-        s.tolerance = 1e-8;
-        s.maxiter = 20000;
-        s.rel_tolerance = 0;
-        s.admm_anderson = aa ? 5 : 0;
-        mju_zero(f[aa], n);
-        acsStats st;
-        status[aa] = acst_solveSettings(f[aa], &st, p, &s);
-        niter[aa] = st.niter;
-        acs_mulYT(w, p, f[aa]);
-        acs_velocity(a[aa], p, w, f[aa]);
-        if (status[0] != acsSTATUS_CONVERGED || niter[0] <= 30) {
-          break;
-        }
-      }
-      if (status[0] != acsSTATUS_CONVERGED || niter[0] <= 30) {
-        continue;
-      }
-      ENSURE(status[1] == acsSTATUS_CONVERGED);
-      nhard[q]++;
-      iters[q][0] += niter[0];
-      iters[q][1] += niter[1];
-      if (q == 1) {
-        mjtNum amax = 0, diff = 0;
-        for (int r=0; r < n; r++) {
-          amax = mju_max(amax, mju_abs(a[0][r]));
-          diff = mju_max(diff, mju_abs(a[0][r] - a[1][r]));
-        }
-        worst = mju_max(worst, diff / mju_max(amax, 1));
-      }
-    }
-    for (int k=0; k < 2; k++) {
-      mju_free(f[k]);
-      mju_free(a[k]);
-    }
-    mju_free(w);
-    mj_deleteData(dc);
-  }
+  andersonTally tl = {{0, 0}, {{0, 0}, {0, 0}}, 0};
+  visitTrajectory(m, d, 800, 8, andersonVisit, &tl);
   for (int q=0; q < 2; q++) {
     printf("  %-8s %d problems over 30 iterations: %ld iterations plain, %ld accelerated\n",
-           solvers[q], nhard[q], iters[q][0], iters[q][1]);
-    ENSURE(nhard[q] >= 5);
-    ENSURE(iters[q][1] < iters[q][0]);
+           kAdmm[q], tl.nhard[q], tl.iters[q][0], tl.iters[q][1]);
+    ENSURE(tl.nhard[q] >= 5);
+    ENSURE(tl.iters[q][1] < tl.iters[q][0]);
   }
-  printf("  ccp-admm velocities: largest difference %.1e (m/s^2, or of the largest)\n", worst);
-  ENSURE_LE(worst, 1e-6);
-  acs_deleteContext(ctx);
+  printf("  ccp-admm velocities: largest difference %.1e (m/s^2, or of the largest)\n", tl.worst);
+  ENSURE_LE(tl.worst, 1e-6);
   mj_deleteData(d);
   mj_deleteModel(m);
 }
@@ -744,73 +794,51 @@ static void testAdmmAnderson(void) {
 // converges; one scale per block fails on some (ccp-admm on the first step: residual 8e4 after
 // 20000 iterations); where both converge the velocities agree (seen 5e-15; 1e-8: two solves of a
 // unique solution to 1e-10, through G's condition number of about 250)
+typedef struct {
+  int nsolve, nspin, nblockconv;
+  mjtNum worst;
+} rowScaleTally;
+
+static void rowScaleVisit(const acsProblem* p, pairScratch* sc, void* arg) {
+  rowScaleTally* tl = (rowScaleTally*)arg;
+  for (int k=0; k < p->nblock; k++) {
+    tl->nspin += p->block_type[k] == acsBLOCK_CONTACT && p->block_dim[k] >= 4;
+  }
+  for (int q=0; q < 2; q++) {
+    int conv[2];
+    for (int block=0; block < 2; block++) {
+      acsSettings s = tightSettings(kAdmm[q], 1e-10);
+      acs_testAdmmBlockScale = block;
+      acsStats st;
+      int status = solveFromZero(sc->f[block], sc->a[block], &st, sc->w, p, &s);
+      acs_testAdmmBlockScale = 0;
+      if (block) {
+        tl->nblockconv += status == acsSTATUS_CONVERGED;
+      } else {
+        ENSURE(status == acsSTATUS_CONVERGED);
+      }
+      conv[block] = status == acsSTATUS_CONVERGED;
+      tl->nsolve++;
+    }
+    if (conv[1]) {
+      tl->worst = mju_max(tl->worst, velocityDifference(sc->a[0], sc->a[1], p->nefc));
+    }
+  }
+}
+
 static void testAdmmRowScale(void) {
   mjModel* m = acst_loadTestModel("spin.xml");
   if (!m) return;
   mjData* d = acst_makeData(m);
-  acsContext* ctx = acst_makeContext(m, "pgs");
   d->qvel[5] = d->qvel[11] = 30;
-  static const char* solvers[2] = {"admm", "ccp-admm"};
-  mjtNum worst = 0;
-  int nsolve = 0, nspin = 0, nblockconv = 0, conv[2];
-  for (int t=0; t < 100 && !acst_failures; t++) {
-    ENSURE(acs_step(m, d, ctx) != acsSTATUS_ERROR);
-    if (t % 10) {
-      continue;
-    }
-    mjData* dc = mj_copyData(NULL, m, d);
-    ENSURE(acs_forward(m, dc, ctx) != acsSTATUS_ERROR);
-    const acsProblem* p = &ctx->problem;
-    int n = p->nefc, nv = p->nv;
-    for (int k=0; k < p->nblock; k++) {
-      nspin += p->block_type[k] == acsBLOCK_CONTACT && p->block_dim[k] >= 4;
-    }
-    mjtNum* f = mju_malloc(sizeof(mjtNum) * (n + 1));
-    mjtNum* w = mju_malloc(sizeof(mjtNum) * (nv + 1));
-    mjtNum* a[2] = {mju_malloc(sizeof(mjtNum) * (n + 1)), mju_malloc(sizeof(mjtNum) * (n + 1))};
-    for (int q=0; q < 2 && n > 0; q++) {
-      for (int block=0; block < 2; block++) {
-        acsSettings s;
-        acs_defaultSettings(&s);
-        s.solver = acs_solverId(solvers[q]);
-        s.tolerance = 1e-10;
-        s.maxiter = 20000;
-        s.rel_tolerance = 0;
-        acs_testAdmmBlockScale = block;
-        mju_zero(f, n);
-        acsStats st;
-        int status = acst_solveSettings(f, &st, p, &s);
-        if (block) {
-          nblockconv += status == acsSTATUS_CONVERGED;
-        } else {
-          ENSURE(status == acsSTATUS_CONVERGED);
-        }
-        conv[block] = status == acsSTATUS_CONVERGED;
-        acs_testAdmmBlockScale = 0;
-        acs_mulYT(w, p, f);
-        acs_velocity(a[block], p, w, f);
-        nsolve++;
-      }
-      mjtNum amax = 0, diff = 0;
-      for (int r=0; r < n && conv[1]; r++) {
-        amax = mju_max(amax, mju_abs(a[0][r]));
-        diff = mju_max(diff, mju_abs(a[0][r] - a[1][r]));
-      }
-      worst = mju_max(worst, diff / mju_max(amax, 1));
-    }
-    mju_free(f);
-    mju_free(a[0]);
-    mju_free(a[1]);
-    mju_free(w);
-    mj_deleteData(dc);
-  }
+  rowScaleTally tl = {0, 0, 0, 0};
+  visitTrajectory(m, d, 100, 10, rowScaleVisit, &tl);
   printf("  %d problems (%d spin/rolling contacts), admm and ccp-admm to 1e-10: row scaling "
          "converged on all, one scale per block on %d of %d; largest velocity difference %.1e\n",
-         nsolve / 4, nspin, nblockconv, nsolve / 2, worst);
-  ENSURE(nspin >= 10);
-  ENSURE(nblockconv >= nsolve / 4);
-  ENSURE_LE(worst, 1e-8);
-  acs_deleteContext(ctx);
+         tl.nsolve / 4, tl.nspin, tl.nblockconv, tl.nsolve / 2, tl.worst);
+  ENSURE(tl.nspin >= 10);
+  ENSURE(tl.nblockconv >= tl.nsolve / 4);
+  ENSURE_LE(tl.worst, 1e-8);
   mj_deleteData(d);
   mj_deleteModel(m);
 }
