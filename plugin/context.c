@@ -187,10 +187,11 @@ void acs_deleteContext(acsContext* ctx) {
   acsBuffer* bufs[] = {
     &ctx->block_type, &ctx->block_dim, &ctx->block_adr, &ctx->block_id, &ctx->block_mu,
     &ctx->block_floss, &ctx->block_pos, &ctx->block_efcadr, &ctx->b, &ctx->R, &ctx->J_rownnz,
-    &ctx->J_rowadr, &ctx->Y_rownnz, &ctx->Y_rowadr, &ctx->force, &ctx->scratch, &ctx->J_colind,
-    &ctx->J, &ctx->Y_colind, &ctx->Y, &ctx->dofvec, &ctx->dof_list, &ctx->dof_mark,
-    &ctx->tree_mark, &ctx->tree_list, &ctx->work, &ctx->block_island, &ctx->island_nefc,
-    &ctx->block_tree, &ctx->tree_parent, &ctx->vel, &ctx->vfree, &ctx->pos, &ctx->row_efc,
+    &ctx->J_rowadr, &ctx->Y_rownnz, &ctx->Y_rowadr, &ctx->force, &ctx->force_start,
+    &ctx->scratch, &ctx->J_colind, &ctx->J, &ctx->Y_colind, &ctx->Y, &ctx->dofvec,
+    &ctx->dof_list, &ctx->dof_mark, &ctx->tree_mark, &ctx->tree_list, &ctx->work,
+    &ctx->block_island, &ctx->island_nefc, &ctx->island_drop, &ctx->block_tree,
+    &ctx->tree_parent, &ctx->vel, &ctx->vfree, &ctx->pos, &ctx->row_efc,
     &ctx->vstab, &ctx->rk4, &ctx->tree_rows, &ctx->Mhat, &ctx->qacc_mj, &ctx->Hfac,
     &ctx->Hdinv, &ctx->qacc_damped, &ctx->dof_anc, &ctx->dof_sdinv,
     &ctx->block_stiffness, &ctx->block_dissipation,
@@ -237,6 +238,7 @@ const acsSettings* acs_getSettings(const acsContext* ctx) {
 
 
 void acs_warmReset(acsContext* ctx) {
+  ctx->unstabilized_run = 0;
   for (int i=0; i < 2; i++) {
     ctx->warm[i].ncon = 0;
     ctx->warm[i].nrow = 0;

@@ -58,6 +58,7 @@ struct acsContext_ {
   acsBuffer block_type, block_dim, block_adr, block_id, block_mu, block_floss, block_pos;
   acsBuffer block_efcadr;         // first MuJoCo efc row of the block (int)
   acsBuffer block_island, island_nefc;   // islands (int)
+  acsBuffer island_drop;          // islands solved again without their stabilization (int)
   acsBuffer block_tree;           // first tree of the block, -1 if none (int)
   acsBuffer tree_parent;          // union-find over trees (ntree) int
 
@@ -68,6 +69,7 @@ struct acsContext_ {
                                   //   restitution), m/s: b holds -vstab / h
   acsBuffer block_stiffness, block_dissipation;
   acsBuffer force;                // solution (and warm start) in acs layout
+  acsBuffer force_start;          // the step's warm start, for a second solve
   acsBuffer scratch;              // metrics scratch (nv + 2 nefc)
 
   // sparse values; Y_* hold the rows of B = D^-1/2 L^-T J' (the dual solvers' factor of G)
@@ -99,6 +101,7 @@ struct acsContext_ {
   int       test_ownrk4;          // tests: native runs acs's RK4 (instead of mj_RungeKutta) and
                                   //   acs's discrete pipeline (instead of mj_step)
   acsSolverState solver_state;
+  int       unstabilized_run;     // steps in a row solved without (some of) their stabilization
 
   // warm start: cache of the previous step and the one being written, swapped every step
   acsWarmCache warm[2];

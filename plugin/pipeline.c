@@ -33,6 +33,7 @@
 #include "problem.h"
 #include "residual.h"
 #include "solver.h"
+#include "solver_util.h"
 #include "sparse.h"
 #include "util_errmem.h"
 #include "warmstart.h"
@@ -136,36 +137,74 @@ static int needsY(const acsContext* ctx) {
 
 // Did an unconverged solve diverge? Its law's residual (metrics.c) ended far above that of zero
 // forces: the stabilization asks for a velocity the constraints cannot produce (an overlap the
-// model cannot resolve, rows that barely move any dof), the biased problem has no solution, and
-// the forces grow without bound (observed: 1e7 to 1e23 times the residual of zero forces). A slow
-// but sound solve can also end above zero forces' residual (the residual mixes forces, velocities
-// and their product: a solve still building up a new contact's force, observed up to 5 times),
-// hence the factor kDiverged
+// model cannot resolve, rows that barely move any dof, a weld pulling a gripper into the table it
+// rests on), the biased problem has no solution, and the forces grow without bound (observed: 1e7
+// to 1e23 times the residual of zero forces). A slow but sound solve can also end above zero
+// forces' residual (the residual mixes forces, velocities and their product: a solve still
+// building up a new contact's force, observed up to 5 times), hence the factor kDiverged. The
+// test is island by island against zero forces' residual of the whole problem: an island at
+// most kDiverged times that residual did not diverge, whatever the others did. Set drop[i]
+// (nisland) to 1 for each island that diverged, 0 otherwise, and return their number
 #define kDiverged 1e3
-static int diverging(acsContext* ctx, const mjtNum* force) {
+#define kProbe 10                 // iterations of a stabilized solve after one that diverged
+#define kProbeRun 10              // every kProbeRun-th step of such a run has the whole budget
+static int divergingIslands(int* drop, acsContext* ctx, const mjtNum* force) {
   const acsProblem* p = &ctx->problem;
   int model = acs_solverModel(ctx->settings.solver);
   mjtNum* w = acsBUF(ctx, dofvec, mjtNum);
   mjtNum* a = acsBUF(ctx, scratch, mjtNum);
-  mjtNum* zero = a + p->nefc;
+  const mjtNum zero[6] = {0};
   acs_mulYT(w, p, force);
   acs_velocity(a, p, w, force);
-  mjtNum res = acs_residual(p, force, a, model);
-  mju_zero(zero, p->nefc);
-  mjtNum res0 = acs_residual(p, zero, p->b, model);
-  return !(res <= kDiverged * res0);
+  mjtNum res0 = 0;
+  for (int k=0; k < p->nblock; k++) {
+    int adr = p->block_adr[k];
+    res0 = mju_max(res0, acs_blockResidual(p, k, zero, p->b + adr, model));
+  }
+  memset(drop, 0, acs_islandCount(p) * sizeof(int));
+  int ndrop = 0;
+  for (int k=0; k < p->nblock; k++) {
+    int adr = p->block_adr[k], i = acs_blockIsland(p, k);
+    if (!drop[i] && !(acs_blockResidual(p, k, force + adr, a + adr, model) <= kDiverged * res0)) {
+      drop[i] = 1;
+      ndrop++;
+    }
+  }
+  return ndrop;
 }
 
 
-// remove the stabilization from the problem's bias: b = ... - v* / h loses its Baumgarte and
-// restitution part (what is left, zero or a gap closing within the step, is always feasible)
-static void dropStabilization(acsContext* ctx) {
+// remove the stabilization from the bias of the islands marked in drop (nisland): b = ... - v* / h
+// loses its Baumgarte and restitution part (what is left, zero or a gap closing within the step,
+// is always feasible); their forces restart from the step's warm start (the last step's solution
+// without stabilization, in a run of such steps), the other islands' stay
+static void dropStabilization(mjtNum* force, acsContext* ctx, const int* drop) {
+  const acsProblem* p = &ctx->problem;
+  const mjtNum* start = acsBUF(ctx, force_start, mjtNum);
   mjtNum* b = acsBUF(ctx, b, mjtNum);
   const mjtNum* vstab = acsBUF(ctx, vstab, mjtNum);
-  mjtNum h = ctx->problem.timestep;
-  for (int r=0; r < ctx->problem.nefc; r++) {
-    b[r] += vstab[r] / h;
+  mjtNum h = p->timestep;
+  for (int k=0; k < p->nblock; k++) {
+    if (drop[acs_blockIsland(p, k)]) {
+      for (int r=p->block_adr[k]; r < p->block_adr[k] + p->block_dim[k]; r++) {
+        b[r] += vstab[r] / h;
+        force[r] = start[r];
+      }
+    }
   }
+}
+
+
+// solve the step's problem again from force (the rest of a probe's budget, the problem without
+// some of its stabilization), adding the earlier solve's iterations, factorizations and time to
+// the statistics
+static void solveAgain(mjtNum* force, acsContext* ctx, const acsSettings* s) {
+  acsStats before = ctx->stats;
+  acs_solveProblem(force, &ctx->stats, &ctx->solver_state, &ctx->problem, s, ctx->work.ptr);
+  ctx->stats.niter += before.niter;
+  ctx->stats.nfactor += before.nfactor;
+  ctx->stats.nevaluation += before.nevaluation;
+  ctx->stats.time_solve += before.time_solve;
 }
 
 
@@ -240,15 +279,40 @@ static int fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
   } else if (p->nefc == 0) {
     st->status = acsSTATUS_EMPTY;
   } else {
-    acs_solveProblem(force, st, &ctx->solver_state, p, &ctx->settings, ctx->work.ptr);
-    if (st->status != acsSTATUS_CONVERGED &&
-        acs_solverModel(ctx->settings.solver) != acsMODEL_COMPLIANT &&
-        diverging(ctx, force)) {
-      dropStabilization(ctx);
-      mju_zero(force, p->nefc);
-      acs_solveProblem(force, st, &ctx->solver_state, p, &ctx->settings, ctx->work.ptr);
+    // after a step whose stabilization could not be met, the stabilized problem first gets
+    // kProbe iterations: a diverging solve ends there, a sound one goes on with the rest of
+    // the budget (warm started from where it stopped). A probe can misjudge a solvable problem
+    // (ADMM's first iterations from a poor penalty can sit 1e7 times above zero forces'
+    // residual): every kProbeRun-th step of a run without stabilization has the whole budget
+    int dual = acs_solverModel(ctx->settings.solver) != acsMODEL_COMPLIANT;
+    int* drop = acsBUF(ctx, island_drop, int);
+    acsSolverState kept = ctx->solver_state;
+    acsSettings budget = ctx->settings;
+    if (dual) {
+      mju_copy(acsBUF(ctx, force_start, mjtNum), force, p->nefc);
+    }
+    int probe = dual && ctx->unstabilized_run % kProbeRun && budget.maxiter > kProbe;
+    if (probe) {
+      budget.maxiter = kProbe;
+    }
+    acs_solveProblem(force, st, &ctx->solver_state, p, &budget, ctx->work.ptr);
+    int ndrop = st->status != acsSTATUS_CONVERGED && dual ? divergingIslands(drop, ctx, force) : 0;
+    if (probe && st->status == acsSTATUS_MAXITER && !ndrop) {
+      budget.maxiter = ctx->settings.maxiter - st->niter;
+      solveAgain(force, ctx, &budget);
+      ndrop = st->status != acsSTATUS_CONVERGED ? divergingIslands(drop, ctx, force) : 0;
+    }
+
+    // the islands that diverged are solved again without their stabilization, from the step's
+    // warm start and with the penalty the step started with (the diverging solve's is no
+    // guide); the others start from their forces (a converged island stops at once)
+    if (ndrop) {
+      dropStabilization(force, ctx, drop);
+      ctx->solver_state = kept;
+      solveAgain(force, ctx, &ctx->settings);
       st->unstabilized = 1;
     }
+    ctx->unstabilized_run = st->unstabilized ? ctx->unstabilized_run + 1 : 0;
     if (st->status == acsSTATUS_DIVERGED) {
       acs_formatError(ctx->error, acsNERROR, "solver %s diverged (time %g): constraint forces "
                       "set to zero", acs_solverName(ctx->settings.solver), d->time);

@@ -212,6 +212,7 @@ static int reserveBuffers(acsContext* ctx, int nmax, int nv, int ntree) {
       acs_bufferReserve(&ctx->mem, &ctx->Y_colind, nmax, sizeof(int)) ||
       acs_bufferReserve(&ctx->mem, &ctx->Y, nmax, sizeof(mjtNum)) ||
       acs_bufferReserve(&ctx->mem, &ctx->force, nmax, sizeof(mjtNum)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->force_start, nmax, sizeof(mjtNum)) ||
       acs_bufferReserve(&ctx->mem, &ctx->scratch, nv + 2*nmax, sizeof(mjtNum)) ||
       acs_bufferReserve(&ctx->mem, &ctx->dofvec, nv > 0 ? 6*nv : 1, sizeof(mjtNum)) ||
       acs_bufferReserve(&ctx->mem, &ctx->dof_list, nv > 0 ? nv : 1, sizeof(int)) ||
@@ -224,7 +225,8 @@ static int reserveBuffers(acsContext* ctx, int nmax, int nv, int ntree) {
       acs_bufferReserve(&ctx->mem, &ctx->tree_rows, ntree > 0 ? ntree : 1, sizeof(int)) ||
       acs_bufferReserve(&ctx->mem, &ctx->block_tree, nmax, sizeof(int)) ||
       acs_bufferReserve(&ctx->mem, &ctx->block_island, nmax, sizeof(int)) ||
-      acs_bufferReserve(&ctx->mem, &ctx->island_nefc, nmax, sizeof(int))) {
+      acs_bufferReserve(&ctx->mem, &ctx->island_nefc, nmax, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->island_drop, nmax, sizeof(int))) {
     return -1;
   }
   return 0;

@@ -597,6 +597,60 @@ static void testSelfOverlap(void) {
 }
 
 
+static void testWeldIntoFloor(void) {
+  // a hand welded to a target below the floor (test_models/weld_into_floor.xml): its island's
+  // stabilized problem has no solution, so each step solves that island without its
+  // stabilization; after the first such step a stabilized solve gets 10 iterations (every 10th
+  // step in a row the whole budget) before it is judged diverging. Checked for every hard
+  // solver: (1) the steps converge, without stabilization, at well below the cost of a whole
+  // budget per step (before the probe: 100 iterations and more per step; now 20 on average, a
+  // bound of 40 leaves room for the unstabilized solve), and the iterations reported count
+  // every solve of the step (at least the probe's 10); (2) the box, an island of its own,
+  // keeps its stabilization: pushed 3 mm into the floor, it comes out to the slop (0.1 mm) within
+  // 0.2 s (Baumgarte 0.2 per step: 0.8^100 of the 3 mm is left; bound 0.2 mm); (3) once the
+  // target is raised 6 cm above the floor's reach, the weld's stabilization holds again and the
+  // hand reaches the target within 0.4 s (bound 0.1 mm; at 0.8 per step it is exact to rounding)
+  mjModel* m = acst_loadTestModel("weld_into_floor.xml");
+  if (!m) return;
+  static const char* kHard[] = {"pgs", "admm", "raisim", "lcp-pgs", "ccp-pgs", "ccp-admm"};
+  for (int s=0; s < 6; s++) {
+    mjData* d = acst_makeData(m);
+    acsContext* ctx = acst_makeContext(m, kHard[s]);
+    int nunstab = 0, nconv = 0, niter = 0;
+    mjtNum boxz = 0;
+    for (int i=0; i < 200; i++) {
+      if (i == 100) {
+        d->qpos[9] -= 0.003;
+      }
+      ENSURE(acs_step(m, d, ctx) != acsSTATUS_ERROR);
+      const acsStats* st = acs_getStats(ctx);
+      if (i >= 10) {
+        nunstab += st->unstabilized;
+        nconv += st->status == acsSTATUS_CONVERGED;
+        niter += st->niter;
+      }
+    }
+    boxz = d->qpos[9];
+    d->mocap_pos[2] += 0.1;
+    for (int i=0; i < 200; i++) {
+      ENSURE(acs_step(m, d, ctx) != acsSTATUS_ERROR);
+    }
+    mjtNum handz = d->qpos[2], target = d->mocap_pos[2];
+    if (nunstab != 190 || nconv != 190 || niter < 10*190 || niter > 40*190 || boxz < 0.05 - 2e-4 ||
+        fabs(handz - target) > 1e-4 || acs_getStats(ctx)->unstabilized) {
+      fprintf(stderr, "weld into floor, %s: %d of 190 steps unstabilized, %d converged, %.1f "
+              "iterations per step (10 to 40); box z %.6f (at least %.6f); hand z %.6f, "
+              "target %.6f\n", kHard[s], nunstab, nconv, niter / 190.0, boxz, 0.05 - 2e-4,
+              handz, target);
+      acst_failures++;
+    }
+    acs_deleteContext(ctx);
+    mj_deleteData(d);
+  }
+  mj_deleteModel(m);
+}
+
+
 static void testSpeculativeWall(void) {
 #if acsMJ_SPECULATIVE
   // a ball at 20 m/s toward a 1 cm plate at a 10 ms step (test_models/speculative_wall.xml):
@@ -997,6 +1051,7 @@ int main(int argc, char** argv) {
     TEST(testHumanoid10s),
     TEST(testSliderCrank10s),
     TEST(testSelfOverlap),
+    TEST(testWeldIntoFloor),
     TEST(testSpeculativeWall),
     TEST(testFourBarLoop),
     TEST(testFlexEquality),

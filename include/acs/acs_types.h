@@ -253,17 +253,18 @@ typedef struct acsSolverState_ {
 typedef struct acsStats_ {
   int    status;                  // acstStatus
   int    solver;                  // acstSolver that produced the forces
-  int    niter;                   // iterations performed (native: MuJoCo's solver_niter)
+  int    niter;                   // iterations performed, over every solve of the step (native:
+                                  //   MuJoCo's solver_niter)
   int    nefc;                    // constraint rows (acs layout: contacts in the contact frame)
   int    ncontact;                // contact blocks
   int    nwarm;                   // blocks whose initial force came from the previous step
   int    nfactor;                 // matrix factorizations (ADMM: one per penalty change; pgs,
                                   //   raisim: subspace steps tried)
   int    nevaluation;             // line-search evaluations (lagged, similar)
-  int    unstabilized;            // 1: the step was solved without its stabilization (Baumgarte,
-                                  //   restitution): with it, the solve added far more kinetic
-                                  //   energy than the stabilization asks for (an overlap the
-                                  //   model cannot resolve makes the biased problem infeasible)
+  int    unstabilized;            // 1: some islands were solved without their stabilization
+                                  //   (Baumgarte, restitution): with it, their solve diverged
+                                  //   (an overlap the model cannot resolve, a weld pulling a
+                                  //   body into a floor make the biased problem infeasible)
   mjtNum rho;                     // ADMM penalty at the end of the solve, dimensionless: relative
                                   //   to the unit diagonal of the scaled Delassus matrix
 
