@@ -937,8 +937,11 @@ static int solveIslandAdmm(mjtNum* force, int* niter, mjtNum* last, mjtNum* rho_
       }
     }
 
-    // spectral penalty update, unless a residual vanishes (x = y when no constraint is
-    // active: the penalty then plays no role and the ratio test would drive it down)
+    // spectral penalty update. A vanishing primal residual (x = y: the x-update is already
+    // feasible) drives the penalty down, which lengthens the x-update toward the unconstrained
+    // solution; skipping the update then (rp or rd zero) cut 22_humanoids' factorizations from
+    // 594 to 237 per step but lowered the humanoid's converged steps from 81% to 70% (300 steps
+    // from the keyframe)
     if (status < 0 && s->admm_factor > 0) {
       mjtNum old = rho;
       if (rp > s->admm_ratio * rd) {
