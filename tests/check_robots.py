@@ -63,10 +63,22 @@ CONVERGED = [
     ("adroit_hand/adroit_pen.xml", "admm", {"4.0": 0.90, "3.12": 0.18}),
     ("adroit_hand/adroit_pen.xml", "ccp-admm", {"4.0": 0.90, "3.12": 0.16}),
     # Fetch push and slide as Gymnasium simulates them (scripts/fetch_envs.py): 100% measured on
-    # both versions (the bare push.xml, a degenerate state, 0%)
+    # both versions (the bare push.xml, a degenerate state, 0%). The gripper's island is solved
+    # without its stabilization there; since 8996520 (a probe of the stabilized problem, the
+    # diverged island restarted from its warm start) the Gauss-Seidel solvers converge too: pgs
+    # and raisim 100%, ccp-pgs 99%, lcp-pgs 93-95% on both versions (before: 94%, 94%, 0%, 0%)
     ("fetch/push_env.xml", "admm", {"4.0": 0.95, "3.12": 0.95}),
     ("fetch/push_env.xml", "ccp-admm", {"4.0": 0.95, "3.12": 0.95}),
     ("fetch/slide_env.xml", "admm", {"4.0": 0.95, "3.12": 0.95}),
+    ("fetch/slide_env.xml", "ccp-admm", {"4.0": 0.95, "3.12": 0.95}),
+    ("fetch/push_env.xml", "pgs", {"4.0": 0.97, "3.12": 0.97}),
+    ("fetch/slide_env.xml", "pgs", {"4.0": 0.97, "3.12": 0.97}),
+    ("fetch/push_env.xml", "raisim", {"4.0": 0.97, "3.12": 0.97}),
+    ("fetch/slide_env.xml", "raisim", {"4.0": 0.97, "3.12": 0.97}),
+    ("fetch/push_env.xml", "ccp-pgs", {"4.0": 0.95, "3.12": 0.95}),
+    ("fetch/slide_env.xml", "ccp-pgs", {"4.0": 0.95, "3.12": 0.95}),
+    ("fetch/push_env.xml", "lcp-pgs", {"4.0": 0.85, "3.12": 0.85}),
+    ("fetch/slide_env.xml", "lcp-pgs", {"4.0": 0.85, "3.12": 0.85}),
 ]
 
 
