@@ -63,111 +63,12 @@ size_t acs_pgsWorkspace(const acsProblem* p, const acsSettings* s) {
 }
 
 
-// tangential step of a contact: omega / lambda_max of the scaled tangential block
-// G~_ij = mu_i mu_j G_ij (Gershgorin bound)
-static mjtNum tangentStep(const mjtNum* G, const mjtNum* mu, int dim, mjtNum omega) {
-  mjtNum bound = 0;
-  for (int i=1; i < dim; i++) {
-    mjtNum row = 0;
-    for (int j=1; j < dim; j++) {
-      row += mju_abs(mu[i-1] * mu[j-1] * G[i*dim+j]);
-    }
-    bound = mju_max(bound, row);
-  }
-  return bound > mjMINVAL ? omega / bound : 0;
-}
-
-
-// one Gauss-Seidel update of contact block k; f, a: the block's force and velocity
-static void updateContact(mjtNum* f, const mjtNum* a, const mjtNum* G, const mjtNum* Ginv,
-                          const mjtNum* mu, int dim, mjtNum omega, mjtNum tstep, int model) {
-  mjtNum fold[6], ft[6], at[6];
-  mju_copy(fold, f, dim);
-
-  // 1. stick: exact local solve, accepted if it lies in the law's cone
-  mju_mulMatVec(ft, Ginv, a, dim, dim);
-  for (int i=0; i < dim; i++) {
-    ft[i] = f[i] - ft[i];
-  }
-  int inside = ft[0] >= 0;
-  if (model == acsMODEL_LCP) {
-    for (int j=1; j < dim && inside; j++) {
-      inside = mju_abs(ft[j]) <= mu[j-1] * ft[0];
-    }
-  } else {
-    inside = inside && acsu_coneNorm(ft, mu, dim) <= ft[0];
-  }
-  if (inside) {
-    for (int i=0; i < dim; i++) {
-      f[i] = fold[i] + omega * (ft[i] - fold[i]);
-    }
-    if (f[0] < 0) {
-      f[0] = 0;
-    }
-    if (model == acsMODEL_LCP) {
-      for (int j=1; j < dim; j++) {
-        f[j] = mju_clip(f[j], -mu[j-1]*f[0], mu[j-1]*f[0]);
-      }
-    } else {
-      acsu_clampFriction(f, mu, dim);
-    }
-    return;
-  }
-
-  // 2. CCP: projected gradient step on the block, h = omega / lambda_max(G_kk) with the
-  //    Gershgorin bound (a step 3 / trace would exceed 2 / lambda_max on an anisotropic block,
-  //    a cube corner on a light body, and the iteration would diverge)
-  if (model == acsMODEL_CCP) {
-    mjtNum bound = 0;
-    for (int i=0; i < dim; i++) {
-      mjtNum row = 0;
-      for (int j=0; j < dim; j++) {
-        row += mju_abs(G[i*dim+j]);
-      }
-      bound = mju_max(bound, row);
-    }
-    mjtNum h = omega / (bound + mjMINVAL);
-    for (int i=0; i < dim; i++) {
-      f[i] -= h * a[i];
-    }
-    acsu_projectCone(f, f, mu, dim, 0);
-    return;
-  }
-
-  // normal step, then the tangential velocity for the new normal force
-  mjtNum fn = f[0] - omega * a[0] / G[0];
-  f[0] = fn > 0 ? fn : 0;
-  mjtNum dfn = f[0] - fold[0];
-  for (int j=1; j < dim; j++) {
-    at[j] = a[j] + G[j*dim] * dfn;
-  }
-
-  // LCP: scalar projected steps on each tangential row, in the box |f_j| <= mu_j f_n
-  if (model == acsMODEL_LCP) {
-    for (int j=1; j < dim; j++) {
-      mjtNum fj = f[j];
-      f[j] = mju_clip(f[j] - omega * at[j] / (G[j*dim+j] + mjMINVAL), -mu[j-1]*f[0], mu[j-1]*f[0]);
-      for (int i=j+1; i < dim; i++) {
-        at[i] += G[i*dim+j] * (f[j] - fj);
-      }
-    }
-    return;
-  }
-
-  // NCP: tangential gradient step in scaled coordinates, horizontal projection onto the cone
-  for (int j=1; j < dim; j++) {
-    f[j] -= tstep * mu[j-1] * mu[j-1] * at[j];
-  }
-  acsu_clampFriction(f, mu, dim);
-}
-
-
 // the driver's contact update
 static void pgsContact(mjtNum* f, const mjtNum* a, const acsBlocks* b, const acsProblem* p, int k,
                        mjtNum relax, void* arg) {
   const pgsWork* pw = (const pgsWork*)arg;
-  updateContact(f, a, b->G + b->adr[k], b->Ginv + b->adr[k], p->block_mu + 5*k, p->block_dim[k],
-                relax, pw->step[k], pw->model);
+  acs_updateContactBlock(f, a, b->G + b->adr[k], b->Ginv + b->adr[k], p->block_mu + 5*k,
+                         p->block_dim[k], relax, pw->step[k], pw->model);
 }
 
 
@@ -185,7 +86,7 @@ int acs_pgsSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
   for (int k=0; k < p->nblock; k++) {
     int dim = p->block_dim[k];
     pw.step[k] = (p->block_type[k] == acsBLOCK_CONTACT && dim > 1) ?
-                 tangentStep(B->G + B->adr[k], p->block_mu + 5*k, dim, s->omega) : 0;
+                 acs_contactTangentStep(B->G + B->adr[k], p->block_mu + 5*k, dim, s->omega) : 0;
   }
   return acs_gaussSeidel(force, stats, &pw.sweep, p, s, pw.model, s->omega, s->omega, 1,
                          pgsContact, &pw);

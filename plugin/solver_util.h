@@ -110,6 +110,20 @@ void acs_blocksCompute(acsBlocks* b, const acsProblem* p);
 int acs_updateSimpleBlock(mjtNum* f, const mjtNum* a, const acsBlocks* b, const acsProblem* p,
                           int k, mjtNum omega);
 
+// Gauss-Seidel update of a contact block with friction (dim > 1) by the law model, the pgs
+// family's (solver_pgs.c): the exact local solve where it lies in the law's cone, otherwise NCP:
+// a normal step, then a tangential gradient step of length tstep in the coordinates scaled by
+// mu and the horizontal projection onto the cone; LCP: projected steps row by row in the box;
+// CCP: a projected gradient step on the block. f, a: the block's force and velocity (its own
+// force included), G, Ginv: its diagonal block and inverse, mu: its friction (5), relaxed by
+// omega
+void acs_updateContactBlock(mjtNum* f, const mjtNum* a, const mjtNum* G, const mjtNum* Ginv,
+                            const mjtNum* mu, int dim, mjtNum omega, mjtNum tstep, int model);
+
+// the NCP update's tangential step for a contact block: omega / lambda_max of the scaled
+// tangential block G~_ij = mu_i mu_j G_ij (Gershgorin bound); 0 for a degenerate block
+mjtNum acs_contactTangentStep(const mjtNum* G, const mjtNum* mu, int dim, mjtNum omega);
+
 
 //---------------------------------- conjugate gradients -------------------------------------------
 
