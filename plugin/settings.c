@@ -98,6 +98,8 @@ static const optionInfo kOptions[] = {
    "RaiSim relaxation decay per sweep: a <- gamma a + (1 - gamma) a_min"},
   {"raisim_bisection_tol", kTypeNum, OPT(raisim_bisection_tol), 0, INFINITY, 1, 1, "N",
    "RaiSim's root search on the ellipse stops when its bracket's ends differ by less than this"},
+  {"raisim_desaxce",   kTypeBool,   OPT(raisim_desaxce),  0, 1,       0, 0, "",
+   "RaiSim's slide step with the De Saxce correction (RAISIM-DS: converges to the NCP)"},
 };
 
 #define kNOPTION ((int)(sizeof(kOptions)/sizeof(kOptions[0])))
@@ -140,6 +142,7 @@ void acs_defaultSettings(acsSettings* s) {
   s->raisim_alpha_min = 0.1;
   s->raisim_gamma = 0.99;
   s->raisim_bisection_tol = 1e-8;
+  s->raisim_desaxce = 0;
   s->cookie = acsCOOKIE;
 }
 

@@ -59,6 +59,7 @@ typedef struct raisimWork_ {
   mjtNum*  Gsinv;                 // and that block's inverse                    (9 nblock)
   mjtNum*  mu;                    // the rounded cone's coefficient (0: frictionless) (nblock)
   mjtNum   tol;                   // the root search's tolerance
+  int      desaxce;               // RAISIM-DS
 } raisimWork;
 
 
@@ -112,9 +113,10 @@ static mjtNum ellipseSlope(const mjtNum f[3], const mjtNum G[9], const mjtNum c[
 
 
 // RaiSim's local solution for a round cone: G (3x3), Ginv its inverse, c the velocity without
-// the contact's own force
+// the contact's own force; chat: the velocity of the slide step's start and slope (c, or for
+// RAISIM-DS c with the De Saxce correction mu |v_t| on its normal)
 static void raisimLocal(mjtNum fstar[3], const mjtNum G[9], const mjtNum Ginv[9],
-                        const mjtNum c[3], mjtNum mu, mjtNum tol) {
+                        const mjtNum c[3], const mjtNum chat[3], mjtNum mu, mjtNum tol) {
   // take-off
   if (c[0] > 0) {
     mju_zero3(fstar);
@@ -136,11 +138,16 @@ static void raisimLocal(mjtNum fstar[3], const mjtNum G[9], const mjtNum Ginv[9]
   }
 
   // slide: bracket a sign change of the slope along the ellipse, starting at the angle of f0
+  // (RAISIM-DS: of -G^-1 chat; the ellipse is the same, the slope is taken with chat)
+  if (chat != c) {
+    mju_mulMatVec3(f0, Ginv, chat);
+    mju_scl3(f0, f0, -1);
+  }
   mjtNum theta = atan2(f0[2], f0[1]), thetap = theta;
   mjtNum f[3], fp[3];
   ellipsePoint(f, theta, G, c, mu);
   mju_copy3(fp, f);
-  mjtNum d0 = ellipseSlope(f, G, c, mu), slope = d0, slopep = d0;
+  mjtNum d0 = ellipseSlope(f, G, chat, mu), slope = d0, slopep = d0;
   mjtNum dtheta = d0 >= 0 ? -kBeta1 : kBeta1;
   int bracketed = 0;
   for (int it=0; it < kMaxBisection; it++) {
@@ -157,7 +164,7 @@ static void raisimLocal(mjtNum fstar[3], const mjtNum G[9], const mjtNum Ginv[9]
       mju_copy3(f, fp);
       continue;
     }
-    slope = ellipseSlope(f, G, c, mu);
+    slope = ellipseSlope(f, G, chat, mu);
     if (slope * d0 > 0) {
       dtheta *= kBeta3;                                  // same sign: grow
     } else {
@@ -182,7 +189,7 @@ static void raisimLocal(mjtNum fstar[3], const mjtNum G[9], const mjtNum Ginv[9]
         thetam = 0.5*(theta + thetap);
       }
       ellipsePoint(fm, thetam, G, c, mu);
-      mjtNum sm = ellipseSlope(fm, G, c, mu);
+      mjtNum sm = ellipseSlope(fm, G, chat, mu);
       if (sm * d0 > 0) {
         thetap = thetam;
         slopep = sm;
@@ -230,16 +237,23 @@ static mjtNum roundCone(mjtNum S[3], mjtNum Gs[9], mjtNum Gsinv[9], const mjtNum
 
 
 // RaiSim update of contact block k (dim 3): f, a the block's force and velocity; S, Gs, Gsinv,
-// mub its rounded cone (roundCone)
+// mub its rounded cone (roundCone); desaxce: RAISIM-DS
 static void updateContact(mjtNum* f, const mjtNum* a, const mjtNum* G, const mjtNum S[3],
                           const mjtNum Gs[9], const mjtNum Gsinv[9], mjtNum mub, mjtNum alpha,
-                          mjtNum tol) {
-  // the velocity without the contact's own force, scaled
-  mjtNum cs[3], fs[3];
+                          mjtNum tol, int desaxce) {
+  // the velocity without the contact's own force, scaled; RAISIM-DS: with the De Saxce term of
+  // the contact's present slip mu |S a_t| (the cone is round in the scaled coordinates)
+  mjtNum cs[3], chat[3], fs[3];
   for (int i=0; i < 3; i++) {
     cs[i] = S[i] * (a[i] - G[3*i]*f[0] - G[3*i+1]*f[1] - G[3*i+2]*f[2]);
   }
-  raisimLocal(fs, Gs, Gsinv, cs, mub, tol);
+  if (desaxce) {
+    mjtNum vt1 = S[1]*a[1], vt2 = S[2]*a[2];
+    chat[0] = cs[0] + mub * mju_sqrt(vt1*vt1 + vt2*vt2);
+    chat[1] = cs[1];
+    chat[2] = cs[2];
+  }
+  raisimLocal(fs, Gs, Gsinv, cs, desaxce ? chat : cs, mub, tol);
 
   // relaxed update
   for (int i=0; i < 3; i++) {
@@ -259,7 +273,7 @@ static void raisimContact(mjtNum* f, const mjtNum* a, const acsBlocks* b, const 
     return;
   }
   updateContact(f, a, b->G + b->adr[k], rw->scale + 3*k, rw->Gs + 9*k, rw->Gsinv + 9*k,
-                rw->mu[k], relax, rw->tol);
+                rw->mu[k], relax, rw->tol, rw->desaxce);
 }
 
 
@@ -272,6 +286,7 @@ int acs_raisimSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void*
   acsBlocks* B = &rw.sweep.blocks;
   acs_blocksCompute(B, p);
   rw.tol = s->raisim_bisection_tol;
+  rw.desaxce = s->raisim_desaxce;
   for (int k=0; k < p->nblock; k++) {
     rw.step[k] = 0;
     if (p->block_type[k] == acsBLOCK_CONTACT && p->block_dim[k] == 3) {

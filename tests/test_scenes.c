@@ -337,12 +337,15 @@ typedef struct {
 } slideResult;
 
 // cube_slide.xml launched at 1 m/s, 30 degrees off x, after 50 settling steps
-static slideResult slideCube(const char* solver) {
+static slideResult slideCube(const char* solver, int desaxce) {
   slideResult r = {NAN, NAN, NAN, NAN, NAN};
   mjModel* m = acst_loadTestModel("cube_slide.xml");
   if (!m) return r;
   mjData* d = acst_makeData(m);
   acsContext* ctx = acst_makeContext(m, solver);
+  acsSettings s = *acs_getSettings(ctx);
+  s.raisim_desaxce = desaxce;
+  ENSURE(acs_setSettings(ctx, &s, NULL, 0) == 0);
   ENSURE(run(m, d, ctx, 50) == 0);
   mjtNum th = 30 * mjPI / 180;
   d->qvel[0] = cos(th);
@@ -374,7 +377,7 @@ static void testSlidingCube(void) {
   // the pathologies of Le Lidec et al., Sec. IV, on one scene
   slideResult res[NSOLVER];
   for (int i=0; i < NSOLVER; i++) {
-    res[i] = slideCube(kSolvers[i]);
+    res[i] = slideCube(kSolvers[i], 0);
     printf("  %-8s distance %.5f m, heading %.2f deg, lift %.2e m, stops after %.3f s, "
            "deceleration %.4f m/s^2\n", kSolvers[i], res[i].distance, res[i].heading,
            res[i].lift, res[i].stop, res[i].decel);
@@ -389,8 +392,15 @@ static void testSlidingCube(void) {
     ENSURE_NEAR(res[i].stop, 1 / mug, 1.5e-3);
   }
   // RaiSim: the same friction magnitude but not opposite to the slip: less deceleration, longer
-  // slide (Fig. 12: RaiSim slides faster than the NCP)
+  // slide (Fig. 12: RaiSim slides faster than the NCP); RAISIM-DS (acs_raisim_desaxce) converges
+  // to the NCP: pgs's deceleration and heading (measured 3.9240 and 30.000 deg)
   ENSURE(res[2].decel < 0.995*mug && res[2].distance > 1.005*res[0].distance);
+  slideResult ds = slideCube("raisim", 1);
+  printf("  raisim-ds distance %.5f m, heading %.2f deg, deceleration %.4f m/s^2\n", ds.distance,
+         ds.heading, ds.decel);
+  ENSURE_NEAR(ds.decel, mug, 1e-3*mug);
+  ENSURE_NEAR(ds.heading, 30, 1e-3);
+  ENSURE_NEAR(ds.distance, res[0].distance, 1e-3*res[0].distance);
   // LCP: the box cone pulls friction to its corners: the path bends toward the x axis
   ENSURE(fabs(res[3].heading - 30) > 5);
   // CCP: gliding lifts the cube while it slides (normal velocity mu times the slip speed)

@@ -233,6 +233,8 @@ typedef struct acsSettings_ {
   mjtNum raisim_alpha_min;        // its floor, (0, 1]                          default: 0.1
   mjtNum raisim_gamma;            // its decay per sweep: a <- g a + (1-g) a_min, [0, 1] default: 0.99
   mjtNum raisim_bisection_tol;    // root search stop: bracket width, N, > 0  default: 1e-8
+  int    raisim_desaxce;          // 1: RAISIM-DS, the slide step with the De Saxce correction
+                                  //   (converges to the NCP), 0: RaiSim's own  default: 0
 
   int    cookie;                  // set by acs_defaultSettings; do not set
 } acsSettings;

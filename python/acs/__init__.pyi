@@ -58,6 +58,7 @@ class Settings:
   raisim_alpha_min: float
   raisim_gamma: float
   raisim_bisection_tol: float
+  raisim_desaxce: bool
   def update(self, **options: OptionValue) -> None: ...
   def as_dict(self) -> Dict[str, Any]: ...
 
