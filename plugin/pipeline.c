@@ -146,11 +146,6 @@ static int needsY(const acsContext* ctx) {
 // most kDiverged times that residual did not diverge, whatever the others did. Set drop[i]
 // (nisland) to 1 for each island that diverged, 0 otherwise, and return their number
 #define kDiverged 1e3
-// iterations of a stabilized solve after one that diverged: with 5, pgs's residual on
-// test_models/weld_into_floor.xml was not yet kDiverged times zero forces' and every step ran the
-// whole budget
-#define kProbe 10
-#define kProbeRun 10              // every kProbeRun-th step of such a run has the whole budget
 static int divergingIslands(int* drop, acsContext* ctx, const mjtNum* force) {
   const acsProblem* p = &ctx->problem;
   int model = acs_solverModel(ctx->settings.solver);
@@ -245,6 +240,12 @@ static int fwdConstraintNative(const mjModel* m, mjData* d, acsContext* ctx) {
   return 0;
 }
 
+
+// iterations of a stabilized solve after one that diverged: with 5, pgs's residual on
+// test_models/weld_into_floor.xml was not yet kDiverged times zero forces' and every step ran the
+// whole budget
+#define kProbe 10
+#define kProbeRun 10              // every kProbeRun-th step of such a run has the whole budget
 
 // the constraint stage with an acs solver. Return 0, or -1 with the reason in ctx->error (then
 // nothing was written to d)
