@@ -166,6 +166,7 @@ static void testInclineSlide(void) {
 
 //---------------------------------- every solver on the incline ----------------------------------
 
+// the hard-contact solvers (every contact law but the compliant one)
 static const char* kSolvers[] = {"pgs", "admm", "raisim", "lcp-pgs", "ccp-pgs", "ccp-admm"};
 #define NSOLVER 6
 
@@ -622,10 +623,9 @@ static void testWeldIntoFloor(void) {
   // hand reaches the target within 0.4 s (bound 0.1 mm; at 0.8 per step it is exact to rounding)
   mjModel* m = acst_loadTestModel("weld_into_floor.xml");
   if (!m) return;
-  static const char* kHard[] = {"pgs", "admm", "raisim", "lcp-pgs", "ccp-pgs", "ccp-admm"};
-  for (int s=0; s < 6; s++) {
+  for (int s=0; s < NSOLVER; s++) {
     mjData* d = acst_makeData(m);
-    acsContext* ctx = acst_makeContext(m, kHard[s]);
+    acsContext* ctx = acst_makeContext(m, kSolvers[s]);
     int nunstab = 0, nconv = 0, niter = 0;
     mjtNum boxz = 0;
     for (int i=0; i < 200; i++) {
@@ -650,7 +650,7 @@ static void testWeldIntoFloor(void) {
         fabs(handz - target) > 1e-4 || acs_getStats(ctx)->unstabilized) {
       fprintf(stderr, "weld into floor, %s: %d of 190 steps unstabilized, %d converged, %.1f "
               "iterations per step (10 to 40); box z %.6f (at least %.6f); hand z %.6f, "
-              "target %.6f\n", kHard[s], nunstab, nconv, niter / 190.0, boxz, 0.05 - 2e-4,
+              "target %.6f\n", kSolvers[s], nunstab, nconv, niter / 190.0, boxz, 0.05 - 2e-4,
               handz, target);
       acst_failures++;
     }
@@ -670,10 +670,9 @@ static void testSpeculativeWall(void) {
   // ball back at 14 m/s. Tolerance: the stop is exact up to rounding (observed 0 m/s, 1e-16 m)
   mjModel* m = acst_loadTestModel("mujoco-4.0/speculative_wall.xml");
   if (!m) return;
-  static const char* kHard[] = {"pgs", "admm", "raisim", "lcp-pgs", "ccp-pgs", "ccp-admm"};
-  for (int s=0; s < 6; s++) {
+  for (int s=0; s < NSOLVER; s++) {
     mjData* d = acst_makeData(m);
-    acsContext* ctx = acst_makeContext(m, kHard[s]);
+    acsContext* ctx = acst_makeContext(m, kSolvers[s]);
     mjtNum xmax = -1;
     for (int i=0; i < 100; i++) {
       ENSURE(acs_step(m, d, ctx) != acsSTATUS_ERROR);
@@ -681,7 +680,7 @@ static void testSpeculativeWall(void) {
     }
     if (fabs(d->qpos[0] - 0.475) > 1e-9 || fabs(d->qvel[0]) > 1e-9 || xmax > 0.475 + 1e-9) {
       fprintf(stderr, "speculative wall, %s: x %.9f (max %.9f), vx %.3g; expected 0.475, 0\n",
-              kHard[s], d->qpos[0], xmax, d->qvel[0]);
+              kSolvers[s], d->qpos[0], xmax, d->qvel[0]);
       acst_failures++;
     }
     acs_deleteContext(ctx);
