@@ -144,11 +144,15 @@ static int needsY(const acsContext* ctx) {
 // building up a new contact's force, observed up to 5 times), hence the factor kDiverged. The
 // test is island by island against zero forces' residual of the whole problem: an island at
 // most kDiverged times that residual did not diverge, whatever the others did. Set drop[i]
-// (nisland) to 1 for each island that diverged, 0 otherwise, and return their number
+// (nisland) to 1 for each island that diverged, 0 otherwise, and return their number (0 without
+// a test: a converged solve, a compliant law, whose problem always has a solution)
 #define kDiverged 1e3
 static int divergingIslands(int* drop, acsContext* ctx, const mjtNum* force) {
   const acsProblem* p = &ctx->problem;
   int model = acs_solverModel(ctx->settings.solver);
+  if (ctx->stats.status == acsSTATUS_CONVERGED || model == acsMODEL_COMPLIANT) {
+    return 0;
+  }
   mjtNum* w = acsBUF(ctx, dofvec, mjtNum);
   mjtNum* a = acsBUF(ctx, scratch, mjtNum);
   const mjtNum zero[6] = {0};
@@ -300,11 +304,11 @@ static int fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
       budget.maxiter = kProbe;
     }
     acs_solveProblem(force, st, &ctx->solver_state, p, &budget, ctx->work.ptr);
-    int ndrop = st->status != acsSTATUS_CONVERGED && dual ? divergingIslands(drop, ctx, force) : 0;
+    int ndrop = divergingIslands(drop, ctx, force);
     if (probe && st->status == acsSTATUS_MAXITER && !ndrop) {
       budget.maxiter = ctx->settings.maxiter - st->niter;
       solveAgain(force, ctx, &budget);
-      ndrop = st->status != acsSTATUS_CONVERGED ? divergingIslands(drop, ctx, force) : 0;
+      ndrop = divergingIslands(drop, ctx, force);
     }
 
     // the islands that diverged are solved again without their stabilization, from the step's
