@@ -192,8 +192,8 @@ void acs_deleteContext(acsContext* ctx) {
     &ctx->dof_list, &ctx->dof_mark, &ctx->tree_mark, &ctx->tree_list, &ctx->work,
     &ctx->block_island, &ctx->island_nefc, &ctx->island_drop, &ctx->block_tree,
     &ctx->tree_parent, &ctx->vel, &ctx->vfree, &ctx->pos, &ctx->row_efc,
-    &ctx->vstab, &ctx->rk4, &ctx->tree_rows, &ctx->Mhat, &ctx->qacc_mj, &ctx->Hfac,
-    &ctx->Hdinv, &ctx->qacc_damped, &ctx->dof_anc, &ctx->dof_sdinv,
+    &ctx->vstab, &ctx->rk4, &ctx->tree_rows, &ctx->tree_drop, &ctx->Mhat, &ctx->qacc_mj,
+    &ctx->Hfac, &ctx->Hdinv, &ctx->qacc_damped, &ctx->dof_anc, &ctx->dof_sdinv,
     &ctx->block_stiffness, &ctx->block_dissipation,
   };
   for (size_t i=0; i < sizeof(bufs)/sizeof(bufs[0]); i++) {

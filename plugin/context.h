@@ -85,6 +85,8 @@ struct acsContext_ {
   acsBuffer tree_mark;            // tree marks (ntree) int
   acsBuffer tree_list;            // trees of a block (ntree) int
   acsBuffer tree_rows;            // trees that MuJoCo's constraint rows touch (ntree) int
+  acsBuffer tree_drop;            // trees of the islands the last solve left without their
+                                  //   stabilization (ntree) int
   acsBuffer Mhat;                 // the step's matrix if not M: the discrete integrator's
                                   //   effective metric's backbone, the damped Euler step's
                                   //   M + hB (nC)

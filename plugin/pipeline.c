@@ -135,6 +135,10 @@ static int needsY(const acsContext* ctx) {
 
 //---------------------------------- constraint stage ----------------------------------------------
 
+// an island's stabilization (drop, per island): kept, to be removed, removed
+enum { kDropNone = 0, kDropPending, kDropDone };
+
+
 // Did an unconverged solve diverge? Its law's residual (metrics.c) ended far above that of zero
 // forces: the stabilization asks for a velocity the constraints cannot produce (an overlap the
 // model cannot resolve, rows that barely move any dof, a weld pulling a gripper into the table it
@@ -143,9 +147,10 @@ static int needsY(const acsContext* ctx) {
 // forces' residual (the residual mixes forces, velocities and their product: a solve still
 // building up a new contact's force, observed up to 5 times), hence the factor kDiverged. The
 // test is island by island against zero forces' residual of the whole problem: an island at
-// most kDiverged times that residual did not diverge, whatever the others did. Set drop[i]
-// (nisland) to 1 for each island that diverged, 0 otherwise, and return their number (0 without
-// a test: a converged solve, a compliant law, whose problem always has a solution)
+// most kDiverged times that residual did not diverge, whatever the others did. Mark the islands
+// that diverged in drop (nisland, see dropStabilization; those marked already are not tested),
+// and return their number (0 without a test: a converged solve, a compliant law, whose problem
+// always has a solution)
 #define kDiverged 1e3
 static int divergingIslands(int* drop, acsContext* ctx, const mjtNum* force) {
   const acsProblem* p = &ctx->problem;
@@ -163,12 +168,11 @@ static int divergingIslands(int* drop, acsContext* ctx, const mjtNum* force) {
     int adr = p->block_adr[k];
     res0 = mju_max(res0, acs_blockResidual(p, k, zero, p->b + adr, model));
   }
-  memset(drop, 0, acs_islandCount(p) * sizeof(int));
   int ndrop = 0;
   for (int k=0; k < p->nblock; k++) {
     int adr = p->block_adr[k], i = acs_blockIsland(p, k);
     if (!drop[i] && !(acs_blockResidual(p, k, force + adr, a + adr, model) <= kDiverged * res0)) {
-      drop[i] = 1;
+      drop[i] = kDropPending;
       ndrop++;
     }
   }
@@ -176,21 +180,71 @@ static int divergingIslands(int* drop, acsContext* ctx, const mjtNum* force) {
 }
 
 
-// remove the stabilization from the bias of the islands marked in drop (nisland): b = ... - v* / h
-// loses its Baumgarte and restitution part (what is left, zero or a gap closing within the step,
-// is always feasible); their forces restart from the step's warm start (the last step's solution
-// without stabilization, in a run of such steps), the other islands' stay
-static void dropStabilization(mjtNum* force, acsContext* ctx, const int* drop) {
+// remove the stabilization from the bias of the islands marked kDropPending in drop (nisland),
+// then marked kDropDone: b = ... - v* / h loses its Baumgarte and restitution part (what is left,
+// zero or a gap closing within the step, is always feasible); their forces restart from the
+// step's warm start (the last step's solution without stabilization, in a run of such steps), the
+// other islands' stay
+static void dropStabilization(mjtNum* force, acsContext* ctx, int* drop) {
   const acsProblem* p = &ctx->problem;
   const mjtNum* start = acsBUF(ctx, force_start, mjtNum);
   mjtNum* b = acsBUF(ctx, b, mjtNum);
   const mjtNum* vstab = acsBUF(ctx, vstab, mjtNum);
   mjtNum h = p->timestep;
   for (int k=0; k < p->nblock; k++) {
-    if (drop[acs_blockIsland(p, k)]) {
+    if (drop[acs_blockIsland(p, k)] == kDropPending) {
       for (int r=p->block_adr[k]; r < p->block_adr[k] + p->block_dim[k]; r++) {
         b[r] += vstab[r] / h;
         force[r] = start[r];
+      }
+    }
+  }
+  for (int i=0; i < acs_islandCount(p); i++) {
+    drop[i] = drop[i] ? kDropDone : kDropNone;
+  }
+}
+
+
+// the dofs of block k's rows (every row of a block has the same columns); return their number
+static int blockDofs(const int** dof, const acsProblem* p, int k) {
+  int row = p->block_adr[k];
+  *dof = p->J_colind + p->J_rowadr[row];
+  return p->J_rownnz[row];
+}
+
+
+// mark kDropPending in drop (nisland) the islands with a tree that the last solve left without
+// stabilization (ctx->tree_drop); return their number
+static int knownDrops(int* drop, acsContext* ctx, const mjModel* m) {
+  const acsProblem* p = &ctx->problem;
+  const int* tree_drop = acsBUF(ctx, tree_drop, int);
+  int ndrop = 0;
+  for (int k=0; k < p->nblock; k++) {
+    int i = acs_blockIsland(p, k);
+    const int* dof;
+    int n = blockDofs(&dof, p, k);
+    for (int c=0; c < n && !drop[i]; c++) {
+      if (tree_drop[m->dof_treeid[dof[c]]]) {
+        drop[i] = kDropPending;
+        ndrop++;
+      }
+    }
+  }
+  return ndrop;
+}
+
+
+// ctx->tree_drop: the trees of the islands marked in drop (nisland)
+static void storeDrops(acsContext* ctx, const mjModel* m, const int* drop) {
+  const acsProblem* p = &ctx->problem;
+  int* tree_drop = acsBUF(ctx, tree_drop, int);
+  memset(tree_drop, 0, (m->ntree > 0 ? m->ntree : 1) * sizeof(int));
+  for (int k=0; k < p->nblock; k++) {
+    if (drop[acs_blockIsland(p, k)]) {
+      const int* dof;
+      int n = blockDofs(&dof, p, k);
+      for (int c=0; c < n; c++) {
+        tree_drop[m->dof_treeid[dof[c]]] = 1;
       }
     }
   }
@@ -245,11 +299,22 @@ static int fwdConstraintNative(const mjModel* m, mjData* d, acsContext* ctx) {
 }
 
 
-// iterations of a stabilized solve after one that diverged: with 5, pgs's residual on
-// test_models/weld_into_floor.xml was not yet kDiverged times zero forces' and every step ran the
-// whole budget
+// A run of steps without (some of) their stabilization tries it again every kProbeRun-th step
+// (a gripper's target raised off the table it was pulled into gets its weld's correction back at
+// most kProbeRun steps late); a try by a solver whose first iterations tell (probeTells) gets
+// kProbe iterations before it is judged: with 5, pgs's residual on
+// test_models/weld_into_floor.xml was not yet kDiverged times zero forces'. Measured on Fetch push
+// (300 steps after 100): trying on every step (kProbe iterations, every 10th the whole budget)
+// cost pgs 3.7x mj_step, trying every 10th step 1.8x
 #define kProbe 10
-#define kProbeRun 10              // every kProbeRun-th step of such a run has the whole budget
+#define kProbeRun 10
+
+// can kProbe iterations tell a stabilized problem without a solution: Gauss-Seidel sweeps, yes;
+// ADMM's first iterations from a poor penalty can sit 1e7 times above zero forces' residual on a
+// problem that has one (test_models/weld_into_floor.xml, Fetch push)
+static int probeTells(int solver) {
+  return solver != acsSOL_ADMM && solver != acsSOL_CCP_ADMM;
+}
 
 // the constraint stage with an acs solver. Return 0, or -1 with the reason in ctx->error (then
 // nothing was written to d)
@@ -287,19 +352,25 @@ static int fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
   } else if (p->nefc == 0) {
     st->status = acsSTATUS_EMPTY;
   } else {
-    // after a step whose stabilization could not be met, the stabilized problem first gets
-    // kProbe iterations: a diverging solve ends there, a sound one goes on with the rest of
-    // the budget (warm started from where it stopped). A probe can misjudge a solvable problem
-    // (ADMM's first iterations from a poor penalty can sit 1e7 times above zero forces'
-    // residual): every kProbeRun-th step of a run without stabilization has the whole budget
+    // a run of steps whose stabilization could not be met: the islands on the trees of those
+    // that went without it at the last step go without it again, but every kProbeRun-th step,
+    // which tries it on every island. With a solver whose first iterations tell (probeTells),
+    // that step's stabilized problem first gets kProbe iterations: a diverging solve ends there,
+    // a sound one goes on with the rest of the budget (warm started from where it stopped)
     int dual = acs_solverModel(ctx->settings.solver) != acsMODEL_COMPLIANT;
+    int run = ctx->unstabilized_run;
     int* drop = acsBUF(ctx, island_drop, int);
+    memset(drop, 0, acs_islandCount(p) * sizeof(int));
+    int nknown = 0;
     acsSolverState kept = ctx->solver_state;
     acsSettings budget = ctx->settings;
     if (dual) {
       mju_copy(acsBUF(ctx, force_start, mjtNum), force, p->nefc);
+      nknown = run % kProbeRun ? knownDrops(drop, ctx, m) : 0;
+      dropStabilization(force, ctx, drop);
     }
-    int probe = dual && ctx->unstabilized_run % kProbeRun && budget.maxiter > kProbe;
+    int probe = dual && run && !(run % kProbeRun) && probeTells(ctx->settings.solver) &&
+                budget.maxiter > kProbe;
     if (probe) {
       budget.maxiter = kProbe;
     }
@@ -318,9 +389,12 @@ static int fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
       dropStabilization(force, ctx, drop);
       ctx->solver_state = kept;
       solveAgain(force, ctx, &ctx->settings);
-      st->unstabilized = 1;
     }
-    ctx->unstabilized_run = st->unstabilized ? ctx->unstabilized_run + 1 : 0;
+    st->unstabilized = nknown || ndrop;
+    ctx->unstabilized_run = st->unstabilized ? run + 1 : 0;
+    if (dual) {
+      storeDrops(ctx, m, drop);
+    }
     if (st->status == acsSTATUS_DIVERGED) {
       acs_formatError(ctx->error, acsNERROR, "solver %s diverged (time %g): constraint forces "
                       "set to zero", acs_solverName(ctx->settings.solver), d->time);

@@ -223,6 +223,7 @@ static int reserveBuffers(acsContext* ctx, int nmax, int nv, int ntree) {
       acs_bufferReserve(&ctx->mem, &ctx->tree_list, ntree > 0 ? ntree : 1, sizeof(int)) ||
       acs_bufferReserve(&ctx->mem, &ctx->tree_parent, ntree > 0 ? ntree : 1, sizeof(int)) ||
       acs_bufferReserve(&ctx->mem, &ctx->tree_rows, ntree > 0 ? ntree : 1, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->tree_drop, ntree > 0 ? ntree : 1, sizeof(int)) ||
       acs_bufferReserve(&ctx->mem, &ctx->block_tree, nmax, sizeof(int)) ||
       acs_bufferReserve(&ctx->mem, &ctx->block_island, nmax, sizeof(int)) ||
       acs_bufferReserve(&ctx->mem, &ctx->island_nefc, nmax, sizeof(int)) ||
