@@ -205,47 +205,33 @@ static void dropStabilization(mjtNum* force, acsContext* ctx, int* drop) {
 }
 
 
-// the dofs of block k's rows (every row of a block has the same columns); return their number
-static int blockDofs(const int** dof, const acsProblem* p, int k) {
-  int row = p->block_adr[k];
-  *dof = p->J_colind + p->J_rowadr[row];
-  return p->J_rownnz[row];
-}
-
-
-// mark kDropPending in drop (nisland) the islands with a tree that the last solve left without
-// stabilization (ctx->tree_drop); return their number
-static int knownDrops(int* drop, acsContext* ctx, const mjModel* m) {
+// mark kDropPending in drop (nisland) the islands with a block whose (first) tree the last solve
+// left without stabilization (ctx->tree_drop); return their number
+static int knownDrops(int* drop, acsContext* ctx) {
   const acsProblem* p = &ctx->problem;
+  const int* block_tree = acsBUF(ctx, block_tree, int);
   const int* tree_drop = acsBUF(ctx, tree_drop, int);
   int ndrop = 0;
   for (int k=0; k < p->nblock; k++) {
-    int i = acs_blockIsland(p, k);
-    const int* dof;
-    int n = blockDofs(&dof, p, k);
-    for (int c=0; c < n && !drop[i]; c++) {
-      if (tree_drop[m->dof_treeid[dof[c]]]) {
-        drop[i] = kDropPending;
-        ndrop++;
-      }
+    int i = acs_blockIsland(p, k), t = block_tree[k];
+    if (!drop[i] && t >= 0 && tree_drop[t]) {
+      drop[i] = kDropPending;
+      ndrop++;
     }
   }
   return ndrop;
 }
 
 
-// ctx->tree_drop: the trees of the islands marked in drop (nisland)
+// ctx->tree_drop: the (first) trees of the blocks of the islands marked in drop (nisland)
 static void storeDrops(acsContext* ctx, const mjModel* m, const int* drop) {
   const acsProblem* p = &ctx->problem;
+  const int* block_tree = acsBUF(ctx, block_tree, int);
   int* tree_drop = acsBUF(ctx, tree_drop, int);
   memset(tree_drop, 0, (m->ntree > 0 ? m->ntree : 1) * sizeof(int));
   for (int k=0; k < p->nblock; k++) {
-    if (drop[acs_blockIsland(p, k)]) {
-      const int* dof;
-      int n = blockDofs(&dof, p, k);
-      for (int c=0; c < n; c++) {
-        tree_drop[m->dof_treeid[dof[c]]] = 1;
-      }
+    if (drop[acs_blockIsland(p, k)] && block_tree[k] >= 0) {
+      tree_drop[block_tree[k]] = 1;
     }
   }
 }
@@ -366,8 +352,10 @@ static int fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
     acsSettings budget = ctx->settings;
     if (dual) {
       mju_copy(acsBUF(ctx, force_start, mjtNum), force, p->nefc);
-      nknown = run % kProbeRun ? knownDrops(drop, ctx, m) : 0;
-      dropStabilization(force, ctx, drop);
+      nknown = run % kProbeRun ? knownDrops(drop, ctx) : 0;
+      if (nknown) {
+        dropStabilization(force, ctx, drop);
+      }
     }
     int probe = dual && run && !(run % kProbeRun) && probeTells(ctx->settings.solver) &&
                 budget.maxiter > kProbe;
@@ -392,7 +380,7 @@ static int fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
     }
     st->unstabilized = nknown || ndrop;
     ctx->unstabilized_run = st->unstabilized ? run + 1 : 0;
-    if (dual) {
+    if (st->unstabilized) {   // read only by the next step of the run
       storeDrops(ctx, m, drop);
     }
     if (st->status == acsSTATUS_DIVERGED) {
