@@ -503,6 +503,24 @@ static int solveIsland(mjtNum* force, int* niter, mjtNum* last, acsStats* stats,
 }
 
 
+//---------------------------------- the step for other solvers -----------------------------------
+
+int acs_subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs, const mjtNum* w,
+                     const acsProblem* p, const int* blocks, int nblock, int nrow) {
+  island is = {blocks, nblock, nrow};
+  if (nrow > kSubspaceMax) {
+    return -1;
+  }
+  mju_copy(gs->w, w, p->nv);
+  for (int j=0; j < nblock; j++) {
+    gs->active[blocks[j]] = 0;
+  }
+  activeSet(gs, force, p, &is, acsMODEL_NCP);
+  islandResidual(ncp, res, gs, p, &is, force, acsMODEL_NCP);
+  return subspaceStep(force, ncp, res, gs, p, &is, acsMODEL_NCP);
+}
+
+
 //---------------------------------- Gauss-Seidel driver -------------------------------------------
 
 int acs_gaussSeidel(mjtNum* force, acsStats* stats, acsSweep* gs, const acsProblem* p,

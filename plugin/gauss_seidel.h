@@ -47,6 +47,14 @@ typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
 // carve the driver's workspace (count only when arena->base is NULL)
 void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p);
 
+// the subspace step (a Newton step on the rows whose constraints hold with equality, taken as far
+// as they stay feasible) on one island under the NCP law, from its forces force (w = Y' f on its
+// dofs, B' f in factor space): kept if it halves the island's NCP residual. Its residuals before,
+// or after when kept, in ncp (NCP) and res (the same under this law); return 1 if kept, 0 if not,
+// -1 if not tried (an island above 128 rows)
+int acs_subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs, const mjtNum* w,
+                     const acsProblem* p, const int* blocks, int nblock, int nrow);
+
 // Projected block Gauss-Seidel (pgs family, raisim): from the start of a dual solve
 // (acs_startForces), island by island (blocks coupled through shared kinematic trees; G is
 // block-diagonal over islands), sweeps over the island's blocks in order, each block solved

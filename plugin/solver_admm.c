@@ -89,6 +89,7 @@
 #include "residual.h"
 #include "solvers.h"
 #include "solver_util.h"
+#include "gauss_seidel.h"
 
 #define kPowerIterations 20       // power iteration for L = lambda_max(G~) (Pinocchio: 20)
 #define kPowerTolerance 1e-3      // relative change that ends it: L enters rho as (L/m)^0.2
@@ -154,6 +155,10 @@ typedef struct admmWork_ {
   int*    couple;                 // the island's blocks                      (nblock)
   mjtNum* lambda;                 // Lambda's diagonal                        (nefc)
   mjtNum* t;                      // dof vector                               (nv)
+
+  // the subspace step on the warm start
+  acsSweep sub;                   // its workspace
+  mjtNum* fsub;                   // the island's forces after it             (nefc)
 } admmWork;
 
 
@@ -208,6 +213,8 @@ static void admmLayout(void* work, acsArena* arena, const acsProblem* p) {
   aw->aaGcur  = acs_arenaAlloc(arena, 3 * n, sizeof(mjtNum));
   aw->aaM   = acs_arenaAlloc(arena, kAAMem * kAAMem + kAAMem, sizeof(mjtNum));
   aw->aaGram = acs_arenaAlloc(arena, kAAMem * kAAMem, sizeof(mjtNum));
+  acs_sweepLayout(&aw->sub, arena, p);
+  aw->fsub  = acs_arenaAlloc(arena, n, sizeof(mjtNum));
 
   int large = 0;
   for (int i=0; i < nisland; i++) {
@@ -795,6 +802,44 @@ static void andersonStep(admmWork* aw, const admmIsland* is, andersonState* st) 
   }
 }
 
+// acs_admm_subspace: the subspace step of the Gauss-Seidel driver on the warm start (w current),
+// a Newton step on the rows its active set holds with equality. When the contact set rests, the
+// warm start has the right active set and the step solves the island in place of the power
+// iteration, the factorization and the first iterations (lying humanoid: 1 iteration per step in
+// place of 3; dog: 1.7x mj_step in place of 2.1x). Kept only when it converges, the residual
+// computed afresh (into force, its NCP residual in ncp; return 1): restarting the iterations from
+// a step that only halved the residual lowered the falling humanoid's converged steps from 86% to
+// 82% on the same states, and trying the step again during the iterations made the dog's steps
+// 55% slower or more. Off by default: on the 1000:1 stack its exact solutions lead, a few steps later, to
+// a contact set that ADMM does not solve within 100 iterations (1577 from zero forces)
+static int subspaceStart(mjtNum* force, mjtNum* ncp, acsStats* stats, admmWork* aw,
+                         const acsProblem* p, const admmIsland* is, mjtNum tolerance) {
+  for (int j=0; j < is->n; j++) {
+    aw->fsub[is->rows[j]] = force[is->rows[j]];
+  }
+  mjtNum ncpsub, ressub;
+  int kept = acs_subspaceStep(aw->fsub, &ncpsub, &ressub, &aw->sub, aw->w, p, is->blocks, is->nb,
+                              is->n);
+  stats->nfactor += kept >= 0;
+  if (kept <= 0 || !(ressub <= tolerance)) {
+    return 0;
+  }
+
+  // the residual as the iterations compute it, from w afresh (the step's own comes from w updated
+  // in place)
+  islandVelocity(&ncpsub, &ressub, aw, p, is, aw->fsub, acsMODEL_NCP);
+  if (!(ressub <= tolerance)) {
+    islandVelocity(&ncpsub, &ressub, aw, p, is, force, acsMODEL_NCP);
+    return 0;
+  }
+  for (int j=0; j < is->n; j++) {
+    force[is->rows[j]] = aw->fsub[is->rows[j]];
+  }
+  *ncp = ncpsub;
+  return 1;
+}
+
+
 // Return an acstStatus; *niter: iterations, *last: NCP residual of the result, *rho: final penalty
 static int solveIslandAdmm(mjtNum* force, int* niter, mjtNum* last, mjtNum* rho_out,
                            acsStats* stats, admmWork* aw, const acsProblem* p,
@@ -812,6 +857,12 @@ static int solveIslandAdmm(mjtNum* force, int* niter, mjtNum* last, mjtNum* rho_
   *last = resncp;
   *rho_out = NAN;
   if (res <= s->tolerance) {
+    return acsSTATUS_CONVERGED;
+  }
+  if (ncp && s->admm_subspace && subspaceStart(force, &resncp, stats, aw, p, is, s->tolerance)) {
+    acs_islandHistory(stats, 0, resncp, done);
+    *niter = 1;
+    *last = resncp;
     return acsSTATUS_CONVERGED;
   }
 

@@ -485,6 +485,50 @@ static void testAdmmWoodbury(void) {
 }
 
 
+// admm's subspace start (acs_admm_subspace 1): from a warm start with the solution's active set
+// (0.9 times the stack's solution: its sticking contacts stay inside their cones) the Newton step
+// on that set is the solution, so the solve ends after it: one iteration, one factorization, no
+// penalty. G is nonsingular (6 rows, 6 dofs): the solution is unique, and both solves reach the
+// NCP residual 1e-10, so their forces agree to 1e-7 N. Off (the default), the same warm start
+// takes ADMM iterations
+static void testAdmmSubspaceStart(void) {
+  acstProblem t;
+  stack(&t, 1, 1, 8);
+  mjtNum fstar[6] = {0};
+  acsStats st;
+  solveTol(fstar, &st, &t.p, "admm", 1e-10);
+  ENSURE(fabs(fstar[0]) > 1);   // the stack is loaded
+  for (int on=0; on < 2; on++) {
+    acsSettings s;
+    acs_defaultSettings(&s);
+    ENSURE(s.admm_subspace == 0);
+    s.solver = acsSOL_ADMM;
+    s.tolerance = 1e-10;
+    s.admm_subspace = on;
+    size_t sz = acs_workspaceSize(&t.p, &s);
+    void* work = malloc(sz);
+    char error[acsNERROR];
+    acsSolverState state;
+    acs_defaultSolverState(&state);
+    mjtNum f[6];
+    mju_scl(f, fstar, 0.9, 6);
+    ENSURE(acs_solve(f, &st, &state, &t.p, &s, work, sz, error, sizeof(error)) ==
+           acsSTATUS_CONVERGED);
+    printf("  subspace start %s: %d iterations, %d factorizations\n", on ? "on " : "off",
+           st.niter, st.nfactor);
+    if (on) {
+      ENSURE(st.niter == 1 && st.nfactor == 1 && isnan(state.admm_rho));
+    } else {
+      ENSURE(st.niter > 1);
+    }
+    for (int r=0; r < 6; r++) {
+      ENSURE_NEAR(f[r], fstar[r], 1e-7);
+    }
+    free(work);
+  }
+}
+
+
 // ADMM carries its penalty from one solve to the next (acsSolverState). With the penalty updates
 // off (admm_factor 0) a solve ends with the penalty it started with: the spectral rule from a
 // reset state, the carried penalty when there is one (and the warm start is kept), and
@@ -1027,6 +1071,7 @@ int main(int argc, char** argv) {
     TEST(testAdmmIterativeIsland),
     TEST(testAdmmWoodbury),
     TEST(testAdmmCarriedPenalty),
+    TEST(testAdmmSubspaceStart),
     TEST(testOtherRows),
     TEST(testWarmStartGuard),
     TEST(testBadInput),

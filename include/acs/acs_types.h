@@ -215,6 +215,8 @@ typedef struct acsSettings_ {
                                   //   iteration on: differences kept, [0, 5]; 0 off  default: 5
   mjtNum admm_ratio;              // primal/dual residual ratio triggering an update, > 1
                                   //                                            default: 10
+  int    admm_subspace;           // admm: first the subspace step of the Gauss-Seidel driver on
+                                  //   the warm start, kept if it converges; 0 off, 1 on  default: 0
 
   // Irrotational Contact Fields (lagged, similar): compliant Hunt & Crossley contact
   mjtNum stiffness;               // contact stiffness k, N/m, > 0 (per-geom overrides:

@@ -49,6 +49,7 @@ class Settings:
   admm_factor: float
   admm_ratio: float
   admm_anderson: int
+  admm_subspace: int
   stiffness: float
   dissipation: float
   stiction_tolerance: float
