@@ -512,7 +512,7 @@ int acs_subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs, cons
     return -1;
   }
   mju_copy(gs->w, w, p->nv);
-  for (int j=0; j < nblock; j++) {
+  for (int j=0; j < nblock; j++) {   // activeSet compares with the set before: none here
     gs->active[blocks[j]] = 0;
   }
   activeSet(gs, force, p, &is, acsMODEL_NCP);

@@ -810,8 +810,8 @@ static void andersonStep(admmWork* aw, const admmIsland* is, andersonState* st) 
 // computed afresh (into force, its NCP residual in ncp; return 1): restarting the iterations from
 // a step that only halved the residual lowered the falling humanoid's converged steps from 86% to
 // 82% on the same states, and trying the step again during the iterations made the dog's steps
-// 55% slower or more. Off by default: on the 1000:1 stack its exact solutions lead, a few steps later, to
-// a contact set that ADMM does not solve within 100 iterations (1577 from zero forces)
+// 55% slower or more. Off by default: on the 1000:1 stack its exact solutions lead, a few steps
+// later, to a contact set that ADMM does not solve within 100 iterations (1577 from zero forces)
 static int subspaceStart(mjtNum* force, mjtNum* ncp, acsStats* stats, admmWork* aw,
                          const acsProblem* p, const admmIsland* is, mjtNum tolerance) {
   for (int j=0; j < is->n; j++) {
