@@ -12,7 +12,8 @@
 //
 // H is factorized in MuJoCo's sparse mass-matrix pattern (each dof coupled to its ancestors:
 // no fill), with MuJoCo's LDL' elimination: J' G J stays in that pattern when a block's dofs lie
-// on one chain of one tree (a robot touching the ground). Couplings outside the pattern (two
+// on one chain of one tree (a robot touching the ground; such a block's J' G J is added to H's
+// rows directly, the others' entry by entry through a lookup). Couplings outside the pattern (two
 // trees or two branches in contact: a hand holding an object, a humanoid's arm on its thigh, a
 // pile of boxes; in MuJoCo 4.0 also a free body's own dofs, its M diagonal) make H denser. The
 // trees such blocks touch are factored by a supernodal Cholesky (supernodal.c: nodes the dof
@@ -61,6 +62,7 @@ typedef struct icfWork_ {
   int*    Jtadr;                  // address of block k's in Jt and JtG       (nblock)
   int*    local;                  // dof -> position in the block's pattern   (nv)
   int*    mark;                   // the dofs of the trees off the pattern    (nv)
+  int*    chain;                  // block's dofs are one chain of M's pattern (nblock)
   int*    boff;                   // block has couplings outside M's pattern  (nblock)
   int*    boffprev;               // ... when hs was analyzed                 (nblock)
   int     analyzed;               // hs analyzed for boffprev: 1, failed: 0, not yet: -1
@@ -71,6 +73,8 @@ typedef struct icfWork_ {
 
 
 int acs_testIcfDenseNv = 0;
+int acs_testIcfChain = 0;
+long acs_testIcfChainBlocks = 0;
 
 // the most dofs factored by the supernodal factor: any (the workspace decides), or the tests'
 // choice
@@ -119,6 +123,7 @@ static void icfLayout(void* work, acsArena* arena, const acsProblem* p) {
   iw->Jtadr = acs_arenaAlloc(arena, p->nblock, sizeof(int));
   iw->local = acs_arenaAlloc(arena, nv, sizeof(int));
   iw->mark  = acs_arenaAlloc(arena, nv, sizeof(int));
+  iw->chain = acs_arenaAlloc(arena, p->nblock, sizeof(int));
   iw->boff  = acs_arenaAlloc(arena, p->nblock, sizeof(int));
   iw->boffprev = acs_arenaAlloc(arena, p->nblock, sizeof(int));
   iw->analyzed = -1;
@@ -265,6 +270,21 @@ static mjtNum potentials(mjtNum* gamma, icfWork* iw, const acsProblem* p, const 
 
 //---------------------------------- Hessian -------------------------------------------------------
 
+// X = A G for the np rows of A (np x dim), G dim x dim
+static inline void productRows(mjtNum* X, const mjtNum* A, const mjtNum* G, int np, int dim) {
+  for (int c=0; c < np; c++) {
+    const mjtNum* a = A + c*dim;
+    for (int r=0; r < dim; r++) {
+      mjtNum v = 0;
+      for (int q=0; q < dim; q++) {
+        v += a[q] * G[q*dim + r];
+      }
+      X[c*dim + r] = v;
+    }
+  }
+}
+
+
 // block k's J' G (np x dim, in JtG at the block's address) at the present G; return np, 0 if the
 // block's Hessian is zero
 static int blockProduct(icfWork* iw, const acsProblem* p, int k) {
@@ -280,15 +300,10 @@ static int blockProduct(icfWork* iw, const acsProblem* p, int k) {
   int np = p->J_rownnz[adr];
   const mjtNum* Jt = iw->Jt + iw->Jtadr[k];
   mjtNum* JtG = iw->JtG + iw->Jtadr[k];
-  for (int c=0; c < np; c++) {
-    const mjtNum* Jc = Jt + c*dim;
-    for (int r=0; r < dim; r++) {
-      mjtNum v = 0;
-      for (int q=0; q < dim; q++) {
-        v += Jc[q] * G[q*dim + r];
-      }
-      JtG[c*dim + r] = v;
-    }
+  if (dim == 3) {   // a contact without torsion: the common case, unrolled
+    productRows(JtG, Jt, G, np, 3);
+  } else {
+    productRows(JtG, Jt, G, np, dim);
   }
   return np;
 }
@@ -298,11 +313,35 @@ static int blockProduct(icfWork* iw, const acsProblem* p, int k) {
 static mjtNum blockEntry(const icfWork* iw, int k, int dim, int a, int b) {
   const mjtNum* x = iw->JtG + iw->Jtadr[k] + a*dim;
   const mjtNum* y = iw->Jt + iw->Jtadr[k] + b*dim;
+  if (dim == 3) {   // a contact without torsion: the common case, unrolled
+    return x[0]*y[0] + x[1]*y[1] + x[2]*y[2];
+  }
   mjtNum v = 0;
   for (int r=0; r < dim; r++) {
     v += x[r] * y[r];
   }
   return v;
+}
+
+
+// whether block k's dofs pat[0..np) form one chain of M's pattern: row pat[a] of M holds
+// exactly pat[0..a] (a body touching the world, or a chain's own bodies); then the block's
+// J' G J lies in the pattern and fills those rows in order
+static int blockChain(const acsProblem* p, int k) {
+  int adr = p->block_adr[k], np = p->J_rownnz[adr];
+  const int* pat = p->J_colind + p->J_rowadr[adr];
+  for (int a=0; a < np; a++) {
+    int radr = p->M_rowadr[pat[a]];
+    if (p->M_rownnz[pat[a]] != a+1) {
+      return 0;
+    }
+    for (int b=0; b < a; b++) {
+      if (p->M_colind[radr+b] != pat[b]) {
+        return 0;
+      }
+    }
+  }
+  return 1;
 }
 
 
@@ -344,8 +383,24 @@ static void factorHessian(icfWork* iw, const acsProblem* p, int flg_contact) {
   }
 
   for (int k=0; k < p->nblock && flg_contact; k++) {
-    int np = blockProduct(iw, p, k);
+    int np = blockProduct(iw, p, k), dim = p->block_dim[k];
     const int* pat = p->J_colind + p->J_rowadr[p->block_adr[k]];
+
+    // one chain: row pat[a] of H is pat[0..a], no lookup
+    if (iw->chain[k]) {
+      for (int a=0; a < np; a++) {
+        mjtNum* Hrow = iw->H + p->M_rowadr[pat[a]];
+        for (int b=0; b <= a; b++) {
+          Hrow[b] += blockEntry(iw, k, dim, a, b);
+        }
+      }
+      iw->boff[k] = 0;
+      if (acs_testIcfChain == 2) {
+        acs_testIcfChainBlocks++;
+      }
+      continue;
+    }
+
     for (int c=0; c < np; c++) {
       iw->local[pat[c]] = c;
     }
@@ -360,7 +415,7 @@ static void factorHessian(icfWork* iw, const acsProblem* p, int flg_contact) {
         if (b < 0) {
           continue;
         }
-        iw->H[radr+j] += blockEntry(iw, k, p->block_dim[k], a, b);
+        iw->H[radr+j] += blockEntry(iw, k, dim, a, b);
         inpattern++;
       }
     }
@@ -473,6 +528,17 @@ static void newtonStep(icfWork* iw, const acsProblem* p) {
 
 //---------------------------------- exact line search ---------------------------------------------
 
+// s + x' G x, the terms added to s one by one
+static inline mjtNum addQuadratic(mjtNum s, const mjtNum* G, const mjtNum* x, int dim) {
+  for (int i=0; i < dim; i++) {
+    for (int j=0; j < dim; j++) {
+      s += x[i] * G[i*dim+j] * x[j];
+    }
+  }
+  return s;
+}
+
+
 // l'(alpha) and l''(alpha) along du (Mu, Mdu, duMdu precomputed; dvc = J du); at alpha = 0 the
 // impulses and Hessians of the iterate (iw->gamma, iw->G from the gradient's evaluation) are
 // used as they are, otherwise the potentials are evaluated (one evaluation, counted in neval)
@@ -492,11 +558,8 @@ static void lineDerivatives(mjtNum* d1, mjtNum* d2, icfWork* iw, const acsProble
   for (int k=0; k < p->nblock; k++) {
     int adr = p->block_adr[k], dim = p->block_dim[k];
     const mjtNum* G = iw->G + iw->Gadr[k];
-    for (int i=0; i < dim; i++) {
-      for (int j=0; j < dim; j++) {
-        curv += iw->dvc[adr+i] * G[i*dim+j] * iw->dvc[adr+j];
-      }
-    }
+    curv = dim == 3 ? addQuadratic(curv, G, iw->dvc + adr, 3) :   // the common case, unrolled
+                      addQuadratic(curv, G, iw->dvc + adr, dim);
   }
   *d2 = curv;
 }
@@ -576,6 +639,9 @@ int acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
   // M factorized: the rows' Delassus diagonals for the near-rigid potentials, and the warm
   // start u = M^-1 J' gamma of the previous forces
   acs_blockTransposes(iw.Jt, iw.Jtadr, p);
+  for (int k=0; k < p->nblock; k++) {
+    iw.chain[k] = acs_testIcfChain != 1 && blockChain(p, k);
+  }
   factorHessian(&iw, p, 0);
   blockConstants(&iw, p, s, s->solver == acsSOL_SIMILAR);
   for (int r=0; r < n; r++) {

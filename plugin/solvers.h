@@ -20,6 +20,12 @@ int    acs_pgsSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void*
 // densely below this many dofs (1: never, conjugate gradients); 0: the default (400)
 extern int acs_testIcfDenseNv;
 
+// tests: how the compliant solvers add a block's J' G J to H when the block's dofs are one chain
+// of M's pattern: 0: directly (the default), 1: by the general lookup, as other blocks, 2:
+// directly, counted in acs_testIcfChainBlocks (not thread-safe: one thread only)
+extern int acs_testIcfChain;
+extern long acs_testIcfChainBlocks;
+
 // tests: > 0: the largest island ADMM factorizes densely, every island up to it dense (larger
 // ones: Woodbury's identity, or conjugate gradients); 0: the default (200 rows, and islands of
 // many more rows than dofs by Woodbury's identity). Set before any workspace query

@@ -74,8 +74,14 @@ void acs_factorLD(mjtNum* mat, mjtNum* diaginv, const int* rownnz, const int* ro
     mjtNum invD = 1 / mju_max(mat[end], mjMINVAL);
     diaginv[j] = invD;
     for (int adr=end-1; adr >= start; adr--) {
-      int i = colind[adr];
-      mju_addToScl(mat + rowadr[i], mat + start, -mat[adr] * invD, rownnz[i]);
+      // row i += scl * row j's first rownnz[i] entries (mju_addToScl's arithmetic, inline: the
+      // rows are short, a call per pair cost more than the pair's work)
+      int i = colind[adr], n = rownnz[i];
+      mjtNum scl = -mat[adr] * invD, *dst = mat + rowadr[i];
+      const mjtNum* src = mat + start;
+      for (int c=0; c < n; c++) {
+        dst[c] += src[c] * scl;
+      }
     }
     mju_scl(mat + start, mat + start, invD, diag);
   }

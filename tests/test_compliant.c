@@ -542,6 +542,96 @@ static void testDenseNewton(void) {
 }
 
 
+// is block k a contact whose dofs are not one chain of M's pattern (row j of the pattern
+// holding exactly the pattern's first j+1 dofs)
+static int contactOffChain(const acsProblem* p, int k) {
+  int adr = p->J_rowadr[p->block_adr[k]], n = p->J_rownnz[p->block_adr[k]];
+  if (p->block_type[k] != acsBLOCK_CONTACT) {
+    return 0;
+  }
+  for (int a=0; a < n; a++) {
+    int i = p->J_colind[adr+a];
+    if (p->M_rownnz[i] != a+1 || memcmp(p->M_colind + p->M_rowadr[i], p->J_colind + adr,
+                                        sizeof(int) * a)) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+
+// H's assembly: a block whose dofs are one chain of M's pattern (a body touching the world) adds
+// its J' G J to H's rows directly, the others by looking up each entry's place. Both add the same
+// products in the same order, so the forces and iteration counts of the two must be identical,
+// bit for bit (the test hook acs_testIcfChain: 1 the lookup for every block, 2 the direct path,
+// counted). Scenes: the shared humanoid lying after its fall (a limb on the floor: a chain; a
+// hand on the torso or a thigh on a thigh: not) and three boxes, two stacked (a box's own free
+// dofs are not a chain in MuJoCo 4.0's pattern: every block by lookup)
+static void testChainAssembly(void) {
+  static const char* boxes =
+    "<mujoco><option timestep='0.002'/><worldbody><geom type='plane' size='5 5 0.1'/>"
+    "<body pos='0 0 0.1'><freejoint/><geom type='box' size='0.1 0.1 0.1' mass='1'/></body>"
+    "<body pos='0 0 0.3'><freejoint/><geom type='box' size='0.1 0.1 0.1' mass='5'/></body>"
+    "<body pos='1 0 0.1'><freejoint/><geom type='box' size='0.1 0.1 0.1' mass='2'/></body>"
+    "</worldbody></mujoco>";
+  for (int s=0; s < 2; s++) {
+    mjModel* m = s == 0 ? acst_loadSharedModel("humanoid.xml") : acst_loadString(boxes);
+    if (!m) return;
+    mjData* d = s == 0 ? mj_makeData(m) : acst_makeData(m);
+    acsContext* ctx = makeContext(m, "lagged", NULL);
+    if (!ctx) return;
+    long chain = 0, nonchain = 0;
+    int nprob = 0;
+    for (int t=0; t < 600 && !acst_failures; t++) {
+      ENSURE(acs_step(m, d, ctx) != acsSTATUS_ERROR);
+      if (t < 300 || t % 5) {
+        continue;
+      }
+      mjData* dc = mj_copyData(NULL, m, d);
+      ENSURE(acs_forward(m, dc, ctx) != acsSTATUS_ERROR);
+      const acsProblem* p = &ctx->problem;
+      mjtNum* f[2] = {mju_malloc(sizeof(mjtNum) * (p->nefc + 1)),
+                      mju_malloc(sizeof(mjtNum) * (p->nefc + 1))};
+      for (int q=0; q < 2 && p->nefc > 0; q++) {
+        acsSettings st;
+        acs_defaultSettings(&st);
+        st.solver = acs_solverId(kModels[q]);
+        int niter[2];
+        for (int path=0; path < 2; path++) {
+          acsStats stats;
+          mju_zero(f[path], p->nefc);
+          acs_testIcfChain = 1 + path;   // 1: lookup only, 2: direct for chains, counted
+          acs_testIcfChainBlocks = 0;
+          ENSURE(acst_solveSettings(f[path], &stats, p, &st) != acsSTATUS_ERROR);
+          niter[path] = stats.niter;
+          if (path == 1) {
+            chain += acs_testIcfChainBlocks;
+          }
+          acs_testIcfChain = 0;
+        }
+        ENSURE(niter[0] == niter[1]);
+        ENSURE(memcmp(f[0], f[1], sizeof(mjtNum) * p->nefc) == 0);
+      }
+      nprob += p->nefc > 0;
+      for (int k=0; k < p->nblock; k++) {
+        nonchain += contactOffChain(p, k);
+      }
+      mju_free(f[0]);
+      mju_free(f[1]);
+      mj_deleteData(dc);
+    }
+    printf("  %s: %d problems, %ld contacts off a chain, blocks assembled directly %ld\n",
+           s == 0 ? "humanoid" : "boxes", nprob, nonchain, chain);
+    ENSURE(nprob >= 50);
+    ENSURE(nonchain > 0);
+    ENSURE(s == 0 ? chain > 0 : chain == 0);
+    acs_deleteContext(ctx);
+    mj_deleteData(d);
+    mj_deleteModel(m);
+  }
+}
+
+
 int main(int argc, char** argv) {
   static const acstTest tests[] = {
     TEST(testSphereRest),
@@ -552,6 +642,7 @@ int main(int argc, char** argv) {
     TEST(testIncline),
     TEST(testStiffnessSweep),
     TEST(testDenseNewton),
+    TEST(testChainAssembly),
   };
   return acst_main(argc, argv, tests, sizeof(tests)/sizeof(tests[0]));
 }
