@@ -93,6 +93,7 @@ struct acsContext_ {
   acsBuffer qacc_mj;              // discrete integrator: MuJoCo's qacc (nv)
   acsBuffer Hfac, Hdinv;          // damped Euler step: the factor of M + hB (nC, nv)
   acsBuffer qacc_damped;          // damped Euler step: (M + hB)^-1 qfrc_smooth (nv)
+  acsBuffer u0;                   // the problem's u0 = -h qacc_smooth (nv)
   int       damped;               // this step's problem is stated with M + hB (damped Euler)
   int       stamp;                // current mark value
 

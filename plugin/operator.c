@@ -402,5 +402,17 @@ int acs_checkProblemFor(const acsProblem* p, int primal, char* error, int error_
     }
     adr += n;
   }
+
+  // M's factor (both or neither) and the start-of-step velocity change, when given
+  if (!p->M_LD != !p->M_Dinv) {
+    acs_formatError(error, error_sz, "M_LD and M_Dinv (M's factor) must be given together or "
+                    "both be NULL");
+    return -1;
+  }
+  if (checkFinite(p->M_LD, adr, NAN, "M_LD", error, error_sz) ||
+      checkFinite(p->M_Dinv, p->nv, mjMINVAL, "M_Dinv", error, error_sz) ||
+      checkFinite(p->u0, p->nv, NAN, "u0", error, error_sz)) {
+    return -1;
+  }
   return 0;
 }

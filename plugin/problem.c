@@ -216,6 +216,7 @@ static int reserveBuffers(acsContext* ctx, int nmax, int nv, int ntree) {
       acs_bufferReserve(&ctx->mem, &ctx->scratch, nv + 2*nmax, sizeof(mjtNum)) ||
       acs_bufferReserve(&ctx->mem, &ctx->dofvec, nv > 0 ? 6*nv : 1, sizeof(mjtNum)) ||
       acs_bufferReserve(&ctx->mem, &ctx->dof_list, nv > 0 ? nv : 1, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->u0, nv > 0 ? nv : 1, sizeof(mjtNum)) ||
       acs_bufferReserve(&ctx->mem, &ctx->dof_mark, nv > 0 ? nv : 1, sizeof(int)) ||
       acs_bufferReserve(&ctx->mem, &ctx->dof_anc, nv > 0 ? nv : 1, sizeof(int)) ||
       acs_bufferReserve(&ctx->mem, &ctx->dof_sdinv, nv > 0 ? nv : 1, sizeof(mjtNum)) ||
@@ -713,6 +714,13 @@ static int pointProblem(assembly* as, int nisland) {
   p->M_rowadr = m->M_rowadr;
   p->M_colind = m->M_colind;
   p->M = as->Mhat ? as->Mhat : d->M;
+  p->M_LD = as->qLD;
+  p->M_Dinv = as->qLDiagInv;
+  mjtNum* u0 = acsBUF(ctx, u0, mjtNum);
+  for (int i=0; i < m->nv; i++) {
+    u0[i] = -as->h * as->qacc_smooth[i];
+  }
+  p->u0 = u0;
   return 0;
 }
 

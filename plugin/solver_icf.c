@@ -56,6 +56,8 @@ typedef struct icfWork_ {
   mjtNum *cr, *cp, *cq, *cz;      // conjugate gradients                      (nv)
   mjtNum *cv;                     // their right-hand side -grad              (nv)
   mjtNum *H, *Dinv;               // factor in M's pattern                    (nC), (nv)
+  const mjtNum *L, *Linv;         // the factor solves use: H and Dinv, or the problem's
+                                  //   factor of M (M_LD, M_Dinv) before the first Newton step
   acsHessian hs;                  // H on the trees off M's pattern, factored by nodes
   mjtNum *Jt, *JtG;               // each block's J' (once per solve) and J' G (per Newton
                                   //   iteration), np x dim, a dof's entries together (nnzJ)
@@ -74,6 +76,8 @@ typedef struct icfWork_ {
 
 int acs_testIcfDenseNv = 0;
 int acs_testIcfChain = 0;
+int acs_testIcfOwnFactor = 0;
+int acs_testIcfNoU0 = 0;
 long acs_testIcfChainBlocks = 0;
 
 // the most dofs factored by the supernodal factor: any (the workspace decides), or the tests'
@@ -437,6 +441,8 @@ static void factorHessian(icfWork* iw, const acsProblem* p, int flg_contact) {
     }
     iw->dense = iw->analyzed && iw->hs.ndof < denseNv() && factorNodes(iw, p);
   }
+  iw->L = iw->H;
+  iw->Linv = iw->Dinv;
   if (!iw->dense || iw->hs.ndof < nv) {
     acs_factorLD(iw->H, iw->Dinv, p->M_rownnz, p->M_rowadr, p->M_colind, nv);
   }
@@ -445,7 +451,7 @@ static void factorHessian(icfWork* iw, const acsProblem* p, int flg_contact) {
 
 // x <- (L' D L)^-1 x with the factor of factorHessian
 static void solveFactor(mjtNum* x, const icfWork* iw, const acsProblem* p) {
-  acs_solveLD(x, p->M_rownnz, p->M_rowadr, p->M_colind, iw->H, iw->Dinv, 0, p->nv);
+  acs_solveLD(x, p->M_rownnz, p->M_rowadr, p->M_colind, iw->L, iw->Linv, 0, p->nv);
 }
 
 
@@ -458,10 +464,10 @@ static mjtNum rowDelassus(icfWork* iw, const acsProblem* p, int r, mjtNum* x) {
   for (int i=0; i < n; i++) {
     x[p->J_colind[adr+i]] = p->J[adr+i];
   }
-  acs_halfSolveLD(x, p->M_rownnz, p->M_rowadr, p->M_colind, iw->H, NULL, NULL, end);
+  acs_halfSolveLD(x, p->M_rownnz, p->M_rowadr, p->M_colind, iw->L, NULL, NULL, end);
   mjtNum g = 0;
   for (int i=0; i < end; i++) {
-    g += x[i] * x[i] * iw->Dinv[i];
+    g += x[i] * x[i] * iw->Linv[i];
   }
   return g;
 }
@@ -636,13 +642,19 @@ int acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
   int nv = p->nv, n = p->nefc;
   mjtNum h = p->timestep;
 
-  // M factorized: the rows' Delassus diagonals for the near-rigid potentials, and the warm
-  // start u = M^-1 J' gamma of the previous forces
+  // M factorized (the problem's factor when given): the rows' Delassus diagonals for the
+  // near-rigid potentials, and the warm start u = M^-1 J' gamma of the previous forces
   acs_blockTransposes(iw.Jt, iw.Jtadr, p);
   for (int k=0; k < p->nblock; k++) {
     iw.chain[k] = acs_testIcfChain != 1 && blockChain(p, k);
   }
-  factorHessian(&iw, p, 0);
+  if (p->M_LD && p->M_Dinv && !acs_testIcfOwnFactor) {
+    iw.L = p->M_LD;
+    iw.Linv = p->M_Dinv;
+    iw.offpattern = iw.dense = 0;
+  } else {
+    factorHessian(&iw, p, 0);
+  }
   blockConstants(&iw, p, s, s->solver == acsSOL_SIMILAR);
   for (int r=0; r < n; r++) {
     iw.f[r] = force[r] * h;
@@ -651,8 +663,10 @@ int acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
   addJT(iw.u, p, iw.f);
   solveFactor(iw.u, &iw, p);
 
-  // the warm start only if its cost 1/2 u'M u + sum of potentials at v_free + J u is below that of
-  // the free motion u = 0 (a contact set that changed can carry impulses that no longer apply);
+  // the warm start of least cost 1/2 u'M u + sum of potentials at v_free + J u: the previous
+  // forces', the start-of-step velocities' u0 (when given: it wins when the previous impulses
+  // leave sticking contacts sliding faster than the stiction tolerance) or the free motion u = 0
+  // (a contact set that changed can carry impulses that no longer apply); the previous forces'
   // kept, its velocities, impulses, Hessians and M u serve the first iteration as they are
   mjtNum cost0 = potentials(iw.gtry, &iw, p, p->vfree, 0);
   constraintVelocity(iw.vc, p, iw.u);
@@ -661,6 +675,15 @@ int acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
   int fresh = cost <= cost0;
   if (!fresh) {
     mju_zero(iw.u, nv);
+  }
+  if (p->u0 && !acs_testIcfNoU0) {
+    constraintVelocity(iw.a, p, p->u0);
+    mulM(iw.Mdu, p, p->u0);
+    mjtNum costu = 0.5 * mju_dot(p->u0, iw.Mdu, nv) + potentials(iw.gtry, &iw, p, iw.a, 0);
+    if (costu < mju_min(cost, cost0)) {
+      mju_copy(iw.u, p->u0, nv);
+      fresh = 0;
+    }
   }
 
   stats->niter = stats->nhistory = stats->nfactor = stats->nevaluation = 0;

@@ -26,6 +26,11 @@ extern int acs_testIcfDenseNv;
 extern int acs_testIcfChain;
 extern long acs_testIcfChainBlocks;
 
+// tests: 1: the compliant solvers factor M themselves although the problem gives M_LD; 1: they
+// ignore the problem's u0 (the previous forces or zero start them)
+extern int acs_testIcfOwnFactor;
+extern int acs_testIcfNoU0;
+
 // tests: > 0: the largest island ADMM factorizes densely, every island up to it dense (larger
 // ones: Woodbury's identity, or conjugate gradients); 0: the default (200 rows, and islands of
 // many more rows than dofs by Woodbury's identity). Set before any workspace query

@@ -632,6 +632,116 @@ static void testChainAssembly(void) {
 }
 
 
+// The warm start and M's factor from the problem. acs_step gives the solvers M's factor (M_LD,
+// M_Dinv: MuJoCo's, or acs's of M + hB under damped Euler) and u0 = -h qacc_smooth, the
+// start-of-step velocities, a warm start the solve takes when it costs less than the previous
+// forces'. On the humanoid lying after its fall (damped Euler) and on 22_humanoids (undamped),
+// each problem is solved three ways: as given, with the solver's own factor of M
+// (acs_testIcfOwnFactor), and without u0 (acs_testIcfNoU0). The minimizer is unique (strictly
+// convex), so at newton_tolerance 1e-10 the forces agree to 1e-6 of the largest (the tolerance
+// bounds the momentum residual relative to the momenta, 1e-10; the contact Hessian's condition
+// number, ~1e4 with the stiffness 1e6 against the light limbs' inertia, scales it). At the
+// default tolerance u0 must save iterations (the lying humanoid: the previous forces leave
+// sticking contacts sliding above the stiction tolerance)
+static void testWarmStart(void) {
+  static const char* scenes[2] = {"humanoid.xml", "22_humanoids.xml"};
+  for (int s=0; s < 2; s++) {
+    mjModel* m = acst_loadSharedModel(scenes[s]);
+    if (!m) return;
+    mjData* d = mj_makeData(m);
+    acsContext* ctx = makeContext(m, "lagged", NULL);
+    if (!ctx) return;
+    int nprob = 0, nwarm = 0;
+    long iters[2][3] = {{0, 0, 0}, {0, 0, 0}};
+    mjtNum worst[2][3] = {{0, 0, 0}, {0, 0, 0}};
+    int warm = s == 0 ? 300 : 100, nstep = s == 0 ? 360 : 120;
+    int prevn = 0, *previd = NULL;
+    mjtNum* prevf[2] = {NULL, NULL};   // the last problem's forces (each model), its block ids
+    for (int t=0; t < nstep && !acst_failures; t++) {
+      ENSURE(acs_step(m, d, ctx) != acsSTATUS_ERROR);
+      if (t < warm) {
+        continue;
+      }
+      mjData* dc = mj_copyData(NULL, m, d);
+      ENSURE(acs_forward(m, dc, ctx) != acsSTATUS_ERROR);
+      const acsProblem* p = &ctx->problem;
+      ENSURE(p->M_LD && p->M_Dinv && p->u0);
+      int n = p->nefc + 1;
+
+      // the warm start: the last problem's forces when its blocks are the same (as acs_step's
+      // warm start would give them), else zero
+      int same = previd && prevn == p->nblock &&
+                 !memcmp(previd, p->block_id, sizeof(int) * p->nblock);
+      nwarm += same;
+      for (int q=0; q < 2 && p->nefc > 0; q++) {
+        mjtNum* f[3] = {mju_malloc(sizeof(mjtNum) * n), mju_malloc(sizeof(mjtNum) * n),
+                        mju_malloc(sizeof(mjtNum) * n)};
+        mjtNum* warmf = mju_malloc(sizeof(mjtNum) * n);
+        if (same) {
+          mju_copy(warmf, prevf[q], p->nefc);
+        } else {
+          mju_zero(warmf, p->nefc);
+        }
+        acsSettings st;
+        acs_defaultSettings(&st);
+        st.solver = acs_solverId(kModels[q]);
+        for (int tight=0; tight < 2; tight++) {
+          st.newton_tolerance = tight ? 1e-10 : 1e-5;
+          for (int way=0; way < 3; way++) {
+            acsStats stats;
+            mju_copy(f[way], warmf, p->nefc);
+            acs_testIcfOwnFactor = way == 1;
+            acs_testIcfNoU0 = way == 2;
+            ENSURE(acst_solveSettings(f[way], &stats, p, &st) == acsSTATUS_CONVERGED);
+            acs_testIcfOwnFactor = acs_testIcfNoU0 = 0;
+            if (!tight) {
+              iters[q][way] += stats.niter;
+            }
+          }
+          mjtNum fmax = 0;
+          for (int r=0; r < p->nefc; r++) {
+            fmax = mju_max(fmax, mju_abs(f[0][r]));
+          }
+          for (int way=1; way < 3 && tight; way++) {
+            for (int r=0; r < p->nefc; r++) {
+              worst[q][way] = mju_max(worst[q][way], mju_abs(f[way][r] - f[0][r]) / fmax);
+            }
+          }
+        }
+        mju_free(warmf);
+        mju_free(prevf[q]);
+        prevf[q] = f[0];
+        mju_free(f[1]);
+        mju_free(f[2]);
+      }
+      mju_free(previd);
+      previd = mju_malloc(sizeof(int) * (p->nblock + 1));
+      memcpy(previd, p->block_id, sizeof(int) * p->nblock);
+      prevn = p->nblock;
+      nprob++;
+      mj_deleteData(dc);
+    }
+    mju_free(previd);
+    mju_free(prevf[0]);
+    mju_free(prevf[1]);
+    for (int q=0; q < 2; q++) {
+      printf("  %-7s %-16s %d problems (%d warm): Newton iterations %ld (own factor of M %ld, "
+             "without u0 %ld); forces differ by %.1e (own factor), %.1e (without u0) of the "
+             "largest\n",
+             kModels[q], scenes[s], nprob, nwarm, iters[q][0], iters[q][1], iters[q][2],
+             worst[q][1], worst[q][2]);
+      ENSURE(iters[q][0] < iters[q][2]);
+      ENSURE_LE(worst[q][1], 1e-6);
+      ENSURE_LE(worst[q][2], 1e-6);
+    }
+    ENSURE(nprob >= 20 && nwarm >= nprob / 2);
+    acs_deleteContext(ctx);
+    mj_deleteData(d);
+    mj_deleteModel(m);
+  }
+}
+
+
 int main(int argc, char** argv) {
   static const acstTest tests[] = {
     TEST(testSphereRest),
@@ -643,6 +753,7 @@ int main(int argc, char** argv) {
     TEST(testStiffnessSweep),
     TEST(testDenseNewton),
     TEST(testChainAssembly),
+    TEST(testWarmStart),
   };
   return acst_main(argc, argv, tests, sizeof(tests)/sizeof(tests[0]));
 }

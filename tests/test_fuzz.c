@@ -113,14 +113,15 @@ typedef struct {
   mjtNum *mu, *floss, *pos, *stiff, *diss;
   mjtNum *b, *R, *vel, *vfree, *rpos;
   int *Jn, *Ja, *Jc, *Yn, *Ya, *Yc, *Mn, *Ma, *Mc;
-  mjtNum *J, *Y, *M;
+  mjtNum *J, *Y, *M, *LD, *Ldinv, *u0;
 } fuzzProblem;
 
 
 static void freeProblem(fuzzProblem* f) {
   void* ptrs[] = {f->type, f->dim, f->adr, f->id, f->island, f->island_nefc, f->mu, f->floss,
                   f->pos, f->stiff, f->diss, f->b, f->R, f->vel, f->vfree, f->rpos, f->Jn, f->Ja,
-                  f->Jc, f->Yn, f->Ya, f->Yc, f->Mn, f->Ma, f->Mc, f->J, f->Y, f->M};
+                  f->Jc, f->Yn, f->Ya, f->Yc, f->Mn, f->Ma, f->Mc, f->J, f->Y, f->M, f->LD,
+                  f->Ldinv, f->u0};
   for (size_t i=0; i < sizeof(ptrs)/sizeof(ptrs[0]); i++) {
     free(ptrs[i]);
   }
@@ -181,11 +182,17 @@ static void makeProblem(fuzzProblem* f) {
   f->Ma = alloc(nv, sizeof(int));
   f->Mc = alloc(nv, sizeof(int));
   f->M = alloc(nv, sizeof(mjtNum));
+  f->LD = alloc(nv, sizeof(mjtNum));
+  f->Ldinv = alloc(nv, sizeof(mjtNum));
+  f->u0 = alloc(nv, sizeof(mjtNum));
   for (int i=0; i < nv; i++) {
     f->Mn[i] = 1;
     f->Ma[i] = i;
     f->Mc[i] = i;
     f->M[i] = logUniform(-6, 6);
+    f->LD[i] = f->M[i];          // its factor: D = M, L = I
+    f->Ldinv[i] = 1 / f->M[i];
+    f->u0[i] = (uniform() - 0.5) * logUniform(-2, 2);
   }
   p->nnzM = nv;
 
@@ -300,6 +307,10 @@ static void makeProblem(fuzzProblem* f) {
   p->M_rowadr = f->Ma;
   p->M_colind = f->Mc;
   p->M = f->M;
+  int factor = randInt(2);
+  p->M_LD = factor ? f->LD : NULL;
+  p->M_Dinv = factor ? f->Ldinv : NULL;
+  p->u0 = randInt(2) ? f->u0 : NULL;
 }
 
 
@@ -307,7 +318,7 @@ static void makeProblem(fuzzProblem* f) {
 static void corrupt(fuzzProblem* f) {
   acsProblem* p = &f->p;
   int k = randInt(p->nblock), r = randInt(p->nefc), i = randInt(p->nnzJ);
-  switch (randInt(24)) {
+  switch (randInt(27)) {
   case 0: if (p->nefc) f->b[r] = wild(); break;
   case 1: if (p->nblock) f->mu[5*k + randInt(5)] = wild(); break;
   case 2: if (p->nblock) f->floss[k] = wild(); break;
@@ -332,6 +343,10 @@ static void corrupt(fuzzProblem* f) {
   case 20: if (p->nv) f->M[randInt(p->nv)] = wild(); break;
   case 21: if (p->nv) f->Ma[randInt(p->nv)] += randInt(5) - 2; break;
   case 22: p->nnzJ -= randInt(4); break;
+  case 23: if (p->nv) { f->Ldinv[randInt(p->nv)] = wild(); p->M_LD = f->LD;
+             p->M_Dinv = f->Ldinv; } break;
+  case 24: if (randInt(2)) p->M_LD = NULL; else p->M_Dinv = NULL; break;
+  case 25: if (p->nv) { f->u0[randInt(p->nv)] = wild(); p->u0 = f->u0; } break;
   default: if (p->nblock) f->pos[k] = wild(); break;
   }
 }

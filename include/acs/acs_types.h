@@ -166,6 +166,14 @@ typedef struct acsProblem_ {
   const int*    M_rowadr;         // row address                                      (nv x 1)
   const int*    M_colind;         // column indices, ascending, diagonal last         (nC x 1)
   const mjtNum* M;                // values                                           (nC x 1)
+
+  // for the primal solvers (lagged, similar), Nullable: the factor M = L' D L in M's layout
+  // (MuJoCo's qLD: L's strictly lower entries, D on the diagonal) with D^-1; not given, they
+  // factor M themselves. And the velocity change that keeps the start-of-step velocities,
+  // qvel - v* = -h qacc_smooth: their warm start when it costs less than the previous forces'
+  const mjtNum* M_LD;             // the factor's values, M's pattern                 (nC x 1)
+  const mjtNum* M_Dinv;           // D^-1                                             (nv x 1)
+  const mjtNum* u0;               // qvel - v*                                        (nv x 1)
 } acsProblem;
 
 
