@@ -26,8 +26,9 @@ extern int acs_testIcfDenseNv;
 extern int acs_testIcfChain;
 extern long acs_testIcfChainBlocks;
 
-// tests: 1: the compliant solvers factor M themselves although the problem gives M_LD; 1: they
-// ignore the problem's u0 (the previous forces or zero start them)
+// tests: acs_testIcfOwnFactor = 1: the compliant solvers factor M themselves although the
+// problem gives M_LD; acs_testIcfNoU0 = 1: they ignore the problem's u0 (the previous forces or
+// zero start them)
 extern int acs_testIcfOwnFactor;
 extern int acs_testIcfNoU0;
 
