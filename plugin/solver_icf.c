@@ -680,9 +680,12 @@ int acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
     constraintVelocity(iw.a, p, p->u0);
     mulM(iw.Mdu, p, p->u0);
     mjtNum costu = 0.5 * mju_dot(p->u0, iw.Mdu, nv) + potentials(iw.gtry, &iw, p, iw.a, 0);
-    if (costu < mju_min(cost, cost0)) {
+    if (costu < mju_min(cost, cost0)) {   // its velocities and M u kept for the first iteration
       mju_copy(iw.u, p->u0, nv);
-      fresh = 0;
+      mju_copy(iw.vc, iw.a, n);
+      mju_copy(iw.Mu, iw.Mdu, nv);
+      potentials(iw.gamma, &iw, p, iw.vc, 1);
+      fresh = 1;
     }
   }
 
