@@ -9,6 +9,9 @@
 // with an exact line search (Newton-Raphson on l'(alpha) = 0 safeguarded by bisection, O(n)
 // per evaluation) converges to the relative tolerance of the paper, stopping when
 //   |D r| <= eps_r max(|D M u|, |D J' gamma|),   D = diag(M)^-1/2   (Drake's criterion).
+// The bisection falls on the line's stiction crossings first (where a contact's slip along the
+// line is least: l' turns steeply there), and the line search's last evaluation serves the
+// next iteration's gradient and Hessian.
 //
 // H is factorized in MuJoCo's sparse mass-matrix pattern (each dof coupled to its ancestors:
 // no fill), with MuJoCo's LDL' elimination: J' G J stays in that pattern when a block's dofs lie
@@ -43,6 +46,7 @@
 #define kAlphaMax 1.5             // line search interval [0, 1.5] (Drake)
 #define kLineTolerance 1e-8       // line search: |l'(alpha)| <= tol |l'(0)| (Drake)
 #define kLineMaxEval 100          // line search evaluations per Newton iteration (Drake)
+#define kKinkWidth 10.0           // line search: stiction crossings within this many v_s of zero
 #define kCGTolerance 1e-10        // conjugate gradients: relative residual of the Newton step
 #define kCGMaxIter 500            // conjugate gradients: iteration limit
 #define kNearRigidBeta 1.0        // SAP near-rigid: the constraint's period is beta h
@@ -69,6 +73,7 @@ typedef struct icfWork_ {
   int*    boffprev;               // ... when hs was analyzed                 (nblock)
   int     analyzed;               // hs analyzed for boffprev: 1, failed: 0, not yet: -1
   mjtNum *f, *a;                  // forces and velocities for the residual   (nefc)
+  mjtNum* kink;                   // line search: the line's stiction crossings (nefc)
   int     offpattern;             // H has couplings outside M's pattern
   int     dense;                  // ... and is factored in hs (Newton step exact)
 } icfWork;
@@ -78,6 +83,7 @@ int acs_testIcfDenseNv = 0;
 int acs_testIcfChain = 0;
 int acs_testIcfOwnFactor = 0;
 int acs_testIcfNoU0 = 0;
+int acs_testIcfNoCrossings = 0;
 long acs_testIcfChainBlocks = 0;
 
 // the most dofs factored by the supernodal factor: any (the workspace decides), or the tests'
@@ -108,6 +114,7 @@ static void icfLayout(void* work, acsArena* arena, const acsProblem* p) {
   iw->gtry  = acs_arenaAlloc(arena, n, sizeof(mjtNum));
   iw->f     = acs_arenaAlloc(arena, n, sizeof(mjtNum));
   iw->a     = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  iw->kink  = acs_arenaAlloc(arena, n, sizeof(mjtNum));
   iw->u     = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
   iw->du    = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
   iw->grad  = acs_arenaAlloc(arena, nv, sizeof(mjtNum));
@@ -246,15 +253,19 @@ static void addJT(mjtNum* out, const acsProblem* p, const mjtNum* g) {
 
 // out = M v (lower triangle stored)
 static void mulM(mjtNum* out, const acsProblem* p, const mjtNum* v) {
+  // row i's own sum in a local (out[i] is still zero: its descendants come later), the
+  // transposed entries scattered to its ancestors
   mju_zero(out, p->nv);
   for (int i=0; i < p->nv; i++) {
     int adr = p->M_rowadr[i], n = p->M_rownnz[i];
+    const int* col = p->M_colind + adr;
+    const mjtNum* M = p->M + adr;
+    mjtNum vi = v[i], s = 0;
     for (int j=0; j < n-1; j++) {
-      int c = p->M_colind[adr+j];
-      out[i] += p->M[adr+j] * v[c];
-      out[c] += p->M[adr+j] * v[i];
+      s += M[j] * v[col[j]];
+      out[col[j]] += M[j] * vi;
     }
-    out[i] += p->M[adr+n-1] * v[i];
+    out[i] = s + M[n-1] * vi;
   }
 }
 
@@ -457,16 +468,30 @@ static void solveFactor(mjtNum* x, const icfWork* iw, const acsProblem* p) {
 
 static mjtNum rowDelassus(icfWork* iw, const acsProblem* p, int r, mjtNum* x) {
   // J_r M^-1 J_r' = y' D^-1 y with y = L^-T J_r', which lies on the row's dofs and their
-  // ancestors, all below its last dof
+  // ancestors: the chain of its last dof (its row of M's pattern) when the row lies in it (a body
+  // against the world), otherwise the dofs below its last
   int adr = p->J_rowadr[r], n = p->J_rownnz[r];
-  int end = n ? p->J_colind[adr+n-1] + 1 : 0;
-  mju_zero(x, end);
-  for (int i=0; i < n; i++) {
-    x[p->J_colind[adr+i]] = p->J[adr+i];
+  const int* col = p->J_colind + adr;
+  const int* chain = n ? p->M_colind + p->M_rowadr[col[n-1]] : NULL;
+  int nchain = n ? p->M_rownnz[col[n-1]] : 0, inchain = 1;
+  for (int i=0, j=0; i < n && inchain; i++) {
+    while (j < nchain && chain[j] < col[i]) {
+      j++;
+    }
+    inchain = j < nchain && chain[j] == col[i];
   }
-  acs_halfSolveLD(x, p->M_rownnz, p->M_rowadr, p->M_colind, iw->L, NULL, NULL, end);
+  const int* pat = inchain ? chain : NULL;
+  int npat = inchain ? nchain : col[n-1] + 1;
+  for (int q=0; q < npat; q++) {
+    x[pat ? pat[q] : q] = 0;
+  }
+  for (int i=0; i < n; i++) {
+    x[col[i]] = p->J[adr+i];
+  }
+  acs_halfSolveLD(x, p->M_rownnz, p->M_rowadr, p->M_colind, iw->L, NULL, pat, npat);
   mjtNum g = 0;
-  for (int i=0; i < end; i++) {
+  for (int q=0; q < npat; q++) {
+    int i = pat ? pat[q] : q;
     g += x[i] * x[i] * iw->Linv[i];
   }
   return g;
@@ -571,11 +596,83 @@ static void lineDerivatives(mjtNum* d1, mjtNum* d2, icfWork* iw, const acsProble
 }
 
 
-// minimizer of the cost along du in [0, kAlphaMax]: Newton-Raphson on l'(alpha) = 0 with a
-// bisection fallback inside the bracket (rtsafe), from the Newton-Raphson point of alpha = 0;
+// x[root] moved down the max-heap x[0..end)
+static void siftDown(mjtNum* x, int root, int end) {
+  for (int child=2*root + 1; child < end; child=2*root + 1) {
+    if (child+1 < end && x[child+1] > x[child]) {
+      child++;
+    }
+    if (!(x[child] > x[root])) {
+      return;
+    }
+    mjtNum tmp = x[root];
+    x[root] = x[child];
+    x[child] = tmp;
+    root = child;
+  }
+}
+
+
+// x sorted ascending (heap sort: in place, n log n)
+static void sortAscending(mjtNum* x, int n) {
+  for (int i=n/2 - 1; i >= 0; i--) {
+    siftDown(x, i, n);
+  }
+  for (int end=n-1; end > 0; end--) {
+    mjtNum tmp = x[0];
+    x[0] = x[end];
+    x[end] = tmp;
+    siftDown(x, 0, end);
+  }
+}
+
+
+// the line's stiction crossings, ascending: for each contact's scaled tangential velocity
+// x + alpha dx that passes within kKinkWidth stiction tolerances of zero, and each torsional or
+// rolling row that changes sign, the alpha of least slip in (0, kAlphaMax). There the friction's
+// curvature along the line peaks (mu g |dx|^2 / |x|_s) and l' turns steeply: a Newton step from
+// either side overshoots. Return their number
+static int stictionCrossings(mjtNum* alphas, const icfWork* iw, const acsProblem* p) {
+  int n = 0;
+  for (int k=0; k < p->nblock; k++) {
+    const acsICFBlock* c = iw->blk + k;
+    if ((c->kind != acsICF_LAGGED && c->kind != acsICF_SIMILAR) || c->dim < 3 || !(c->mu > 0)) {
+      continue;
+    }
+    const mjtNum *v = iw->vc + p->block_adr[k], *dv = iw->dvc + p->block_adr[k];
+    mjtNum x0 = c->scale[0]*v[1], x1 = c->scale[1]*v[2];
+    mjtNum dx0 = c->scale[0]*dv[1], dx1 = c->scale[1]*dv[2];
+    mjtNum dd = dx0*dx0 + dx1*dx1;
+    if (dd > 0) {
+      mjtNum alpha = -(x0*dx0 + x1*dx1) / dd;
+      mjtNum y0 = x0 + alpha*dx0, y1 = x1 + alpha*dx1;
+      if (alpha > 0 && alpha < kAlphaMax &&
+          y0*y0 + y1*y1 < kKinkWidth*kKinkWidth * c->eps*c->eps) {
+        alphas[n++] = alpha;
+      }
+    }
+    for (int j=3; j < c->dim; j++) {
+      if (dv[j] != 0) {
+        mjtNum alpha = -v[j] / dv[j];
+        if (alpha > 0 && alpha < kAlphaMax) {
+          alphas[n++] = alpha;
+        }
+      }
+    }
+  }
+  sortAscending(alphas, n);
+  return n;
+}
+
+
+// minimizer of the cost along du in [0, kAlphaMax]: Newton-Raphson on l'(alpha) = 0 inside the
+// bracket (rtsafe), from the Newton-Raphson point of alpha = 0. A step that would leave the
+// bracket goes instead to the median of the stiction crossings inside it (the bracket then holds
+// half of them; near a crossing Newton converges), and without any to the bracket's middle;
 // l'(kAlphaMax) is evaluated only when an iterate would leave the bracket above (l' < 0 there:
-// kAlphaMax is the answer). Return alpha (0: no descent)
-static mjtNum lineSearch(icfWork* iw, const acsProblem* p, int* neval) {
+// kAlphaMax is the answer). Return alpha (0: no descent); *last: whether it was the last point
+// evaluated (iw->a, iw->gtry and iw->G then hold its velocities, impulses and Hessians)
+static mjtNum lineSearch(icfWork* iw, const acsProblem* p, int* neval, int* last) {
   int nv = p->nv;
   mulM(iw->Mdu, p, iw->du);
   mulJ(iw->dvc, p, iw->du);
@@ -583,16 +680,20 @@ static mjtNum lineSearch(icfWork* iw, const acsProblem* p, int* neval) {
 
   mjtNum d0, c0;
   lineDerivatives(&d0, &c0, iw, p, 0, duMu, duMdu, neval);
+  *last = 0;
   if (!(d0 < 0)) {
     return 0;
   }
 
   mjtNum lo = 0, hi = kAlphaMax;
   int hiknown = 0;   // l'(hi) >= 0 evaluated
+  int klo = 0, khi = acs_testIcfNoCrossings ? 0 : stictionCrossings(iw->kink, iw, p);
+  // [klo, khi): the crossings inside (lo, hi)
   mjtNum alpha = mju_min(-d0 / c0, kAlphaMax);
   for (int it=0; it < kLineMaxEval; it++) {
     mjtNum d1, d2;
     lineDerivatives(&d1, &d2, iw, p, alpha, duMu, duMdu, neval);
+    *last = 1;
     if (mju_abs(d1) <= kLineTolerance * mju_abs(d0)) {
       break;
     }
@@ -608,9 +709,17 @@ static mjtNum lineSearch(icfWork* iw, const acsProblem* p, int* neval) {
     if (hi - lo <= 1e-14 * hi) {
       break;
     }
+    while (klo < khi && iw->kink[klo] <= lo) {
+      klo++;
+    }
+    while (khi > klo && iw->kink[khi-1] >= hi) {
+      khi--;
+    }
     mjtNum next = alpha - d1 / d2;
+    *last = 0;
     alpha = (d2 > 0 && next > lo && next < hi) ? next :
-            !hiknown ? kAlphaMax : 0.5*(lo + hi);
+            !hiknown ? kAlphaMax :
+            klo < khi ? iw->kink[(klo + khi) / 2] : 0.5*(lo + hi);
   }
   return alpha;
 }
@@ -739,18 +848,34 @@ int acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
     factorHessian(&iw, p, 1);
     stats->nfactor++;
     newtonStep(&iw, p);
-    mjtNum alpha = lineSearch(&iw, p, &stats->nevaluation);
+    int last;
+    mjtNum alpha = lineSearch(&iw, p, &stats->nevaluation, &last);
     stats->niter = iter + 1;
     if (alpha == 0) {
       status = acsSTATUS_STALLED;
       break;
     }
+
+    // the step: u, M u and J u move along du, dvc (not recomputed from u); the impulses and
+    // Hessians at the new velocities are the line search's last evaluation, when it ended there
     mju_addToScl(iw.u, iw.du, alpha, nv);
+    mju_addToScl(iw.Mu, iw.Mdu, alpha, nv);
+    if (!last) {
+      for (int r=0; r < n; r++) {
+        iw.a[r] = iw.vc[r] + alpha * iw.dvc[r];
+      }
+      potentials(iw.gtry, &iw, p, iw.a, 1);
+    }
+    mjtNum* swap = iw.vc;
+    iw.vc = iw.a;
+    iw.a = swap;
+    swap = iw.gamma;
+    iw.gamma = iw.gtry;
+    iw.gtry = swap;
+    fresh = 1;
   }
 
-  // forces from the impulses at the final velocities
-  constraintVelocity(iw.vc, p, iw.u);
-  potentials(iw.gamma, &iw, p, iw.vc, 0);
+  // forces: the impulses at the final velocities
   for (int r=0; r < n; r++) {
     force[r] = iw.gamma[r] / h;
   }

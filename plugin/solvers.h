@@ -32,6 +32,10 @@ extern long acs_testIcfChainBlocks;
 extern int acs_testIcfOwnFactor;
 extern int acs_testIcfNoU0;
 
+// tests: acs_testIcfNoCrossings = 1: the compliant solvers' line search falls back to bisection
+// alone, without the line's stiction crossings
+extern int acs_testIcfNoCrossings;
+
 // tests: > 0: the largest island ADMM factorizes densely, every island up to it dense (larger
 // ones: Woodbury's identity, or conjugate gradients); 0: the default (200 rows, and islands of
 // many more rows than dofs by Woodbury's identity). Set before any workspace query
