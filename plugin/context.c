@@ -194,7 +194,7 @@ void acs_deleteContext(acsContext* ctx) {
     &ctx->tree_parent, &ctx->vel, &ctx->vfree, &ctx->pos, &ctx->row_efc,
     &ctx->vstab, &ctx->rk4, &ctx->tree_rows, &ctx->tree_drop, &ctx->Mhat, &ctx->qacc_mj,
     &ctx->Hfac, &ctx->Hdinv, &ctx->qacc_damped, &ctx->dof_anc, &ctx->dof_sdinv,
-    &ctx->block_stiffness, &ctx->block_dissipation, &ctx->u0,
+    &ctx->block_stiffness, &ctx->block_dissipation, &ctx->u0, &ctx->stab_rows, &ctx->stab_work,
   };
   for (size_t i=0; i < sizeof(bufs)/sizeof(bufs[0]); i++) {
     acs_bufferFree(bufs[i]);

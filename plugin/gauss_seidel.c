@@ -13,6 +13,7 @@
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
 #include "cone.h"
+#include "dense.h"
 #include "operator.h"
 #include "residual.h"
 #include "solver_util.h"
@@ -89,47 +90,6 @@ static int blockActive(const mjtNum* f, const acsProblem* p, int k, int model) {
   }
   default:
     return 0;
-  }
-}
-
-
-// Cholesky factor L (lower triangle of H, row-major n x n) of a positive semi-definite H, in
-// place; a row whose pivot is at most kSubspacePivot times its diagonal depends on the rows before
-// it: its diagonal is set to 0 and its column below to zero (the row is dropped)
-static void denseFactor(mjtNum* H, int n) {
-  for (int j=0; j < n; j++) {
-    mjtNum d = H[j*n+j] - mju_dot(H + j*n, H + j*n, j);
-    if (!(d > kSubspacePivot * H[j*n+j] + mjMINVAL)) {
-      H[j*n+j] = 0;
-      for (int i=j+1; i < n; i++) {
-        H[i*n+j] = 0;
-      }
-      continue;
-    }
-    mjtNum ljj = mju_sqrt(d);
-    H[j*n+j] = ljj;
-    for (int i=j+1; i < n; i++) {
-      H[i*n+j] = (H[i*n+j] - mju_dot(H + i*n, H + j*n, j)) / ljj;
-    }
-  }
-}
-
-
-// x = H^-1 x with the factor of denseFactor, in place; a dropped row's unknown is 0
-static void denseSolve(mjtNum* x, const mjtNum* L, int n) {
-  for (int i=0; i < n; i++) {
-    x[i] = L[i*n+i] > 0 ? (x[i] - mju_dot(L + i*n, x, i)) / L[i*n+i] : 0;
-  }
-  for (int i=n-1; i >= 0; i--) {
-    if (L[i*n+i] > 0) {
-      mjtNum s = x[i];
-      for (int j=i+1; j < n; j++) {
-        s -= L[j*n+i] * x[j];
-      }
-      x[i] = s / L[i*n+i];
-    } else {
-      x[i] = 0;
-    }
   }
 }
 
@@ -238,8 +198,8 @@ static mjtNum stepLength(const acsSweep* gs, const acsProblem* p, const island* 
 
 
 // x = A^-1 v for a square A (n x n, row-major; A and v overwritten) by Gaussian elimination with
-// row pivoting: the non-symmetric counterpart of denseFactor. An unknown whose column has no pivot
-// above kSubspaceLU times its largest entry depends on the columns before it and is 0; the
+// row pivoting: the non-symmetric counterpart of acs_denseFactor. An unknown whose column has no
+// pivot above kSubspaceLU times its largest entry depends on the columns before it and is 0; the
 // equations left without a pivot are dropped. piv, used: scratch (n)
 static void luSolve(mjtNum* x, mjtNum* A, mjtNum* v, int n, int* piv, int* used) {
   memset(used, 0, n * sizeof(int));
@@ -328,8 +288,8 @@ static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
   }
   if (!nslide) {
     acs_delassusRows(gs->H, p, gs->rows, n, NULL, gs->scratch);
-    denseFactor(gs->H, n);
-    denseSolve(gs->dx, gs->H, n);
+    acs_denseFactor(gs->H, n, kSubspacePivot);
+    acs_denseSolve(gs->dx, gs->H, n);
   } else {
     mjtNum* A = gs->H + (size_t)m*m;
     acs_delassusRows(gs->H, p, gs->rows, m, NULL, gs->scratch);

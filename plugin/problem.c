@@ -42,6 +42,7 @@
 #include "context.h"
 #include "mjcompat.h"
 #include "sparse.h"
+#include "stabilization.h"
 #include "util_errmem.h"
 
 
@@ -817,7 +818,7 @@ static int buildProblem(acsContext* ctx, const mjModel* m, mjData* d, int flg_Y)
     }
   }
 
-  if (pointProblem(&as, numberIslands(&as))) {
+  if (pointProblem(&as, numberIslands(&as)) || acs_consistentStabilization(ctx, m, d)) {
     return -1;
   }
   ctx->nefc_mj = nefc_mj;

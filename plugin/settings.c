@@ -55,6 +55,8 @@ static const optionInfo kOptions[] = {
    "penetration of contacts and limits left uncorrected (keeps resting contacts closed)"},
   {"max_correction",   kTypeNum,    OPT(max_correction),  0, INFINITY, 1, 0, "m/s",
    "cap of the stabilization velocity (penetration and violation correction); inf: none"},
+  {"consistent_stabilization", kTypeBool, OPT(consistent_stabilization), 0, 1, 0, 0, "",
+   "make the recovery velocities of a body pair's contacts those of one motion (0: per row)"},
   {"restitution",      kTypeNum,    OPT(restitution),     0, 1,       0, 0, "",
    "Newton restitution coefficient of contacts"},
   {"restitution_vel",  kTypeNum,    OPT(restitution_vel), 0, INFINITY, 0, 1, "m/s",
@@ -123,6 +125,7 @@ void acs_defaultSettings(acsSettings* s) {
   s->baumgarte = 0.2;
   s->slop = 1e-4;
   s->max_correction = 1;
+  s->consistent_stabilization = 0;
   s->restitution = 0;
   s->restitution_vel = 0.01;
   s->compliance = 0;

@@ -286,12 +286,129 @@ static void testFactorRows(void) {
 }
 
 
+// the box of box_plane.xml tilted about its diagonal and pushed into the floor: its corners at
+// depths 0.05, 0.2, 0.2 and 0.35 mm (consistent = acs_consistent_stabilization). Out, per contact
+// in the problem's order: the rows' requests v* (acsBUF vstab; normal in vn, friction in vt) and b
+// (bn, bt), the contact's x y (xy) and the normal force of a pgs solve to 1e-10 (fn); return its
+// status
+static int boxCorners(mjtNum vn[4], mjtNum vt[8], mjtNum bn[4], mjtNum bt[8], mjtNum xy[8],
+                      mjtNum fn[4], int consistent) {
+  mjModel* m = acst_loadTestModel("box_plane.xml");
+  if (!m) return -1;
+  mjData* d = mj_makeData(m);
+  acsSettings s;
+  acs_defaultSettings(&s);
+  s.consistent_stabilization = consistent;
+  s.tolerance = 1e-10;
+  s.maxiter = 1000;
+  char error[acsNERROR];
+  acsContext* ctx = acs_makeContext(m, &s, error, sizeof(error));
+  mjtNum theta = 0.15e-3 / (0.2 / mju_sqrt(2));  // corners (1, 1) and (-1, -1) -+0.15 mm
+  mjtNum axis[3] = {1 / mju_sqrt(2), -1 / mju_sqrt(2), 0};
+  mju_axisAngle2Quat(d->qpos + 3, axis, theta);
+  d->qpos[2] = 0.1 - 0.2e-3;
+  int status = acs_forward(m, d, ctx);
+  const acsProblem* p = &ctx->problem;
+  const mjtNum* vstab = acsBUF(ctx, vstab, mjtNum);
+  const mjtNum* force = acsBUF(ctx, force, mjtNum);
+  ENSURE(p->nblock == 4);
+  for (int k=0; k < 4 && k < p->nblock; k++) {
+    int adr = p->block_adr[k];
+    vn[k] = vstab[adr];
+    bn[k] = p->b[adr];
+    fn[k] = force[adr];
+    for (int j=0; j < 2; j++) {
+      vt[2*k+j] = vstab[adr+1+j];
+      bt[2*k+j] = p->b[adr+1+j];
+      xy[2*k+j] = d->contact[k].pos[j];
+    }
+  }
+  acs_deleteContext(ctx);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+  return status;
+}
+
+
+static void testConsistentStabilization(void) {
+  // a box on four corners has three normal motions (lift, two tilts): the corners' normal
+  // velocities are affine in their positions, so v*_a + v*_c = v*_b + v*_d over the diagonals
+  // (a, c) and (b, d). The depths 0.35, 0.2, 0.2, 0.05 mm are (a tilt), but slop 0.1 mm clips the
+  // shallowest corner's request to 0: the requests (0.2 / 2 ms times 0.25, 0.1, 0.1, 0 mm) are
+  // not, and no force meets them. Equal and opposite forces on the two diagonals change no
+  // velocity (their sum and moment vanish: a null vector of G with no friction part), so the
+  // least change that makes the requests achievable moves each corner by the same amount
+  // q = (v*_a + v*_c - v*_b - v*_d) / 4, down on one diagonal and up on the other; the other
+  // null vectors (the friction rows') change the normal requests by lever arm ratios only
+  mjtNum v0[4], t0[8], b0[4], bt0[8], xy[8], f0[4];
+  mjtNum v1[4], t1[8], b1[4], bt1[8], f1[4];
+  int st0 = boxCorners(v0, t0, b0, bt0, xy, f0, 0);
+  int st1 = boxCorners(v1, t1, b1, bt1, xy, f1, 1);
+  if (st0 < 0 || st1 < 0) return;
+
+  // the diagonal partner of corner 0: the farthest
+  int c = 1;
+  for (int k=2; k < 4; k++) {
+    if (mju_dist3((mjtNum[3]){xy[0], xy[1], 0}, (mjtNum[3]){xy[2*k], xy[2*k+1], 0}) >
+        mju_dist3((mjtNum[3]){xy[0], xy[1], 0}, (mjtNum[3]){xy[2*c], xy[2*c+1], 0})) {
+      c = k;
+    }
+  }
+  mjtNum sign[4];
+  for (int k=0; k < 4; k++) {
+    sign[k] = (k == 0 || k == c) ? 1 : -1;
+  }
+  mjtNum vmax = 0, gap0 = 0, gap1 = 0, tmax = 0;
+  for (int k=0; k < 4; k++) {
+    vmax = mju_max(vmax, mju_abs(v0[k]));
+    gap0 += sign[k] * v0[k];
+    gap1 += sign[k] * v1[k];
+    tmax = mju_max(tmax, mju_max(mju_abs(t1[2*k]), mju_abs(t1[2*k+1])));
+  }
+  printf("  per row: v* %.6f %.6f %.6f %.6f m/s, diagonal sums differ by %.2e; consistent: "
+         "%.6f %.6f %.6f %.6f, by %.1e; friction v* up to %.1e m/s\n", v0[0], v0[1], v0[2],
+         v0[3], gap0, v1[0], v1[1], v1[2], v1[3], gap1, tmax);
+  printf("  normal forces per row %.2f %.2f %.2f %.2f N, consistent %.2f %.2f %.2f %.2f N\n",
+         f0[0], f0[1], f0[2], f0[3], f1[0], f1[1], f1[2], f1[3]);
+  ENSURE(gap0 > 0.1 * vmax || gap0 < -0.1 * vmax);     // the case is not affine already
+  for (int k=0; k < 4; k++) {
+    ENSURE(t0[2*k] == 0 && t0[2*k+1] == 0);
+  }
+
+  // the diagonal null vector is exact: rounding only (1e-12 of the largest request)
+  ENSURE_NEAR(gap1, 0, 1e-12 * vmax);
+
+  // the friction rows' null vectors: a tilt at rate w moves the corners sideways by w times
+  // their height differences, the depths' (at most 0.3 mm, against a half-diagonal of 0.14 m),
+  // so their requests, and what they take from the normal ones, are at most 0.3e-3 / 0.14 = 2e-3
+  // of the normal requests (measured: 1e-4)
+  for (int k=0; k < 4; k++) {
+    ENSURE_NEAR(v1[k], v0[k] - sign[k] * gap0 / 4, 2e-3 * vmax);
+    ENSURE_NEAR(b1[k], b0[k] + (v0[k] - v1[k]) / H, 1e-9 * mju_abs(b0[k]));
+    ENSURE_NEAR(bt1[2*k], bt0[2*k] - t1[2*k] / H, 1e-9 * mju_abs(b0[k]));
+  }
+  ENSURE(tmax < 2e-3 * vmax);
+
+  // achievable requests: the box recovers as one rigid motion and every corner pushes; with the
+  // per-row ones a corner lifts off. Both converge (pgs to 1e-10 within 1000 sweeps)
+  ENSURE(st0 == acsSTATUS_CONVERGED && st1 == acsSTATUS_CONVERGED);
+  mjtNum f0min = mjMAXVAL, f1min = mjMAXVAL;
+  for (int k=0; k < 4; k++) {
+    f0min = mju_min(f0min, f0[k]);
+    f1min = mju_min(f1min, f1[k]);
+  }
+  ENSURE(f0min == 0);
+  ENSURE(f1min > 0);
+}
+
+
 int main(int argc, char** argv) {
   acstTest tests[] = {
     TEST(testRows),
     TEST(testBias),
     TEST(testCompliance),
     TEST(testFactorRows),
+    TEST(testConsistentStabilization),
   };
   return acst_main(argc, argv, tests, sizeof(tests)/sizeof(tests[0]));
 }

@@ -201,6 +201,9 @@ typedef struct acsSettings_ {
   mjtNum max_correction;          // cap of the stabilization velocity baumgarte * violation / h,
                                   //   m/s (rad/s for angular rows), > 0 (inf: no cap)
                                   //                                            default: 1
+  int    consistent_stabilization;  // make the recovery velocities of a body pair's contacts
+                                  //   those of one motion (a foot on four capsule ends), 0/1
+                                  //                                                default: 0
   mjtNum restitution;             // Newton restitution coefficient of contacts, [0, 1] default: 0
   mjtNum restitution_vel;         // minimum approach speed for restitution, m/s, >= 0 default: 0.01
   mjtNum compliance;              // R = compliance * diag(J M^-1 J'), dimensionless, >= 0;

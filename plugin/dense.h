@@ -1,0 +1,24 @@
+// Copyright 2026 The acs authors.
+//
+// Small dense symmetric positive semi-definite systems (dense.c): the Cholesky factor that drops
+// dependent rows, its solve and the null vectors of the dropped rows. Used by the Gauss-Seidel
+// driver's subspace step and by consistent stabilization, on at most a few hundred rows.
+
+#ifndef ACS_PLUGIN_DENSE_H_
+#define ACS_PLUGIN_DENSE_H_
+
+#include <mujoco/mujoco.h>
+
+// Cholesky factor L (lower triangle of H, row-major n x n) of a positive semi-definite H, in place;
+// a row whose pivot is at most pivot times its diagonal (the squared sine of its angle to the rows
+// before it) depends on them: its diagonal is set to 0 and its column below to zero (dropped)
+void acs_denseFactor(mjtNum* H, int n, mjtNum pivot);
+
+// x = H^-1 x with the factor of acs_denseFactor, in place; a dropped row's unknown is 0
+void acs_denseSolve(mjtNum* x, const mjtNum* L, int n);
+
+// v (n): the null vector of H that dropped row j of the factor L gives: v_j = 1, v_i = 0 for i > j
+// and for the dropped i < j, and the kept i < j make H v = 0 up to the dropping threshold
+void acs_denseNullVector(mjtNum* v, const mjtNum* L, int n, int j);
+
+#endif  // ACS_PLUGIN_DENSE_H_

@@ -1,0 +1,177 @@
+// Copyright 2026 The acs authors.
+//
+// Consistent stabilization. Baumgarte's bias asks each penetrating contact, and each violated
+// limit, for its own recovery speed v* = baumgarte (depth - slop) / h. A body held by more rows
+// than it has degrees of freedom cannot meet independent requests: a foot on the four ends of its
+// two capsules has three normal motions (lift and two tilts) for four requests, and the depths
+// are never exactly those of a rigid motion (the slop's clip at 0 alone breaks it). No force then
+// meets every request: the NCP's solution separates contacts chosen by micrometre depth
+// differences, its forces jump between contacts from step to step, and the iterative solvers
+// crawl toward it (humanoid from qpos0, 300 steps: pgs converged on 45% and stalled at residuals
+// of 1e-3 to 0.5 for 2000 sweeps; admm needed up to 84 000 iterations; with baumgarte 0, pgs
+// converged on 97%).
+//
+// Before the solve, the requests of each body pair's contacts are made achievable, for a pair
+// touching at three contacts or more (bodies welded together count as one). Let A be the rows of
+// the pair's penetrating contacts (every row of each block), G_AA their Delassus matrix and y their
+// requested velocity change (v*; zero on friction rows). Some force meets y on every row exactly
+// when y lies in the range of G_AA, that is N'y = 0 for a basis N of its null space: the velocity
+// combinations no force changes, one per row the pivot-dropping factor of G_AA drops. The least
+// change that makes it so, y <- y - N (N'N)^-1 N'y, is the orthogonal projection onto the range
+// (the least-squares projection of Cline and Pai's post-stabilization): the requests become those
+// of one relative motion of the pair, as close to the per-contact ones as its freedom allows.
+// Requests that a motion already meets do not change (a flat box sinking evenly). The friction
+// rows get requests only through lever arms: MuJoCo places a contact at mid-penetration, so the
+// corners of a tilted box lie at heights differing by their depths, and the tilt that meets their
+// normal requests moves them sideways by that difference times its rate (micrometres a second).
+// Demanding zero there instead forbids every tilt: only a lift would be left, and the box's pgs
+// solve stalls.
+//
+// Per pair, not per island: over a whole island (every penetrating contact and violated limit of
+// a humanoid) the requests become those of one motion of the mechanism: it costs a dense factor of
+// the island's rows each step, helped 22_humanoids no more, and on the lying humanoid tripled pgs's
+// sweeps (2.0 -> 6.7 a step, 1.6x -> 2.7x mj_step; per pair: 3.8, 2.0x).
+//
+// Equality rows are left out (a weld pulling a body into a floor is infeasible, and the pipeline
+// drops such an island's stabilization), and so are limits; a pair with more than kStabRows rows
+// keeps its requests.
+
+#include "stabilization.h"
+
+#include <string.h>
+
+#include <mujoco/mujoco.h>
+#include <acs/acs.h>
+#include "context.h"
+#include "dense.h"
+#include "operator.h"
+#include "util_errmem.h"
+
+// largest pair (rows of A) made consistent: the dense factor costs n^3 / 6
+#define kStabRows 128
+
+// a row whose pivot in the factor of G_AA is at most this times its diagonal (the squared sine of
+// its angle to the rows before it) depends on them, as in the Gauss-Seidel subspace step
+#define kStabPivot 1e-7
+
+
+// the rigid body pair of contact block k (bodies welded together count as one), or -1 (a flex)
+static long pairOf(const mjModel* m, const mjData* d, const acsProblem* p, int k) {
+  const mjContact* con = d->contact + p->block_id[k];
+  if (con->geom[0] < 0 || con->geom[1] < 0) {
+    return -1;
+  }
+  long b1 = m->body_weldid[m->geom_bodyid[con->geom[0]]];
+  long b2 = m->body_weldid[m->geom_bodyid[con->geom[1]]];
+  return b1 < b2 ? b1*m->nbody + b2 : b2*m->nbody + b1;
+}
+
+
+// the rows A of the penetrating contacts between the pair of block k0, from k0 on, in rows and
+// marked done; return their number (n > kStabRows: only counted), *any: some row has a request
+static int heldRows(int* rows, int* any, unsigned char* done, const mjModel* m, const mjData* d,
+                    const acsProblem* p, const mjtNum* vstab, int k0) {
+  int n = 0, ncon = 0;
+  *any = 0;
+  long pair = pairOf(m, d, p, k0);
+  for (int k=k0; k < p->nblock; k++) {
+    int adr = p->block_adr[k];
+    if (done[k] || p->block_type[k] != acsBLOCK_CONTACT || !(p->pos[adr] < 0) ||
+        pairOf(m, d, p, k) != pair || (pair < 0 && k != k0)) {
+      continue;
+    }
+    done[k] = 1;
+    ncon++;
+    for (int r=0; r < p->block_dim[k]; r++, n++) {
+      if (n < kStabRows) {
+        rows[n] = adr + r;
+      }
+    }
+    *any |= vstab[adr] != 0;
+  }
+  *any &= ncon >= 3;
+  return n;
+}
+
+
+// y <- y - N (N'N)^-1 N'y (n) for the null space N of G (n x n, overwritten); work: 2 n^2 + n
+static void projectRange(mjtNum* y, mjtNum* G, int n, mjtNum* work) {
+  acs_denseFactor(G, n, kStabPivot);
+  mjtNum* N = work;               // null vectors, one per dropped row        (nnull x n)
+  mjtNum* NN = N + n*n;           // N'N                                      (nnull x nnull)
+  mjtNum* z = NN + n*n;           // (N'N)^-1 N'y                             (nnull)
+  int nnull = 0;
+  for (int j=0; j < n; j++) {
+    if (G[j*n+j] == 0) {
+      mjtNum* v = N + nnull*n;
+      acs_denseNullVector(v, G, n, j);
+      z[nnull] = mju_dot(v, y, n);
+      for (int c=0; c <= nnull; c++) {
+        NN[nnull*n+c] = NN[c*n+nnull] = mju_dot(v, N + c*n, n);
+      }
+      nnull++;
+    }
+  }
+  if (nnull == 0) {
+    return;
+  }
+
+  // N'N is positive definite (each null vector has its own dropped row's unit entry): its factor
+  // drops nothing. It is stored with row stride n, compacted to nnull here
+  for (int a=1; a < nnull; a++) {
+    for (int c=0; c < nnull; c++) {
+      NN[a*nnull+c] = NN[a*n+c];            // forward: the target never passes the source
+    }
+  }
+  acs_denseFactor(NN, nnull, kStabPivot);
+  acs_denseSolve(z, NN, nnull);
+  for (int a=0; a < nnull; a++) {
+    mju_addToScl(y, N + a*n, -z[a], n);
+  }
+}
+
+
+int acs_consistentStabilization(acsContext* ctx, const mjModel* m, const mjData* d) {
+  acsProblem* p = &ctx->problem;
+  if (!ctx->settings.consistent_stabilization || !p->B || p->nefc == 0) {
+    return 0;
+  }
+  mjtNum* b = acsBUF(ctx, b, mjtNum);
+  mjtNum* vstab = acsBUF(ctx, vstab, mjtNum);
+  mjtNum h = p->timestep;
+  int nmax = p->nefc < kStabRows ? p->nefc : kStabRows;
+  if (acs_bufferReserve(&ctx->mem, &ctx->stab_rows, nmax + p->nblock, sizeof(int)) ||
+      acs_bufferReserve(&ctx->mem, &ctx->stab_work, 3*(size_t)nmax*nmax + 3*(size_t)nmax,
+                        sizeof(mjtNum))) {
+    return -1;
+  }
+  int* rows = acsBUF(ctx, stab_rows, int);
+  unsigned char* done = (unsigned char*)(rows + nmax);
+  memset(done, 0, p->nblock);
+  mjtNum* G = acsBUF(ctx, stab_work, mjtNum);
+  mjtNum* y = G + (size_t)nmax*nmax;
+  mjtNum* work = y + nmax;
+  mjtNum* scratch = acsBUF(ctx, dofvec, mjtNum);
+
+  for (int k=0; k < p->nblock; k++) {
+    if (done[k] || p->block_type[k] != acsBLOCK_CONTACT || !(p->pos[p->block_adr[k]] < 0)) {
+      continue;
+    }
+    int any;
+    int n = heldRows(rows, &any, done, m, d, p, vstab, k);
+    if (!any || n > kStabRows) {
+      continue;
+    }
+    acs_delassusRows(G, p, rows, n, NULL, scratch);
+    for (int j=0; j < n; j++) {
+      y[j] = vstab[rows[j]];
+    }
+    projectRange(y, G, n, work);
+    for (int j=0; j < n; j++) {
+      int r = rows[j];
+      b[r] += (vstab[r] - y[j]) / h;
+      vstab[r] = y[j];
+    }
+  }
+  return 0;
+}
