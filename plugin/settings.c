@@ -125,7 +125,7 @@ void acs_defaultSettings(acsSettings* s) {
   s->baumgarte = 0.2;
   s->slop = 1e-4;
   s->max_correction = 1;
-  s->consistent_stabilization = 0;
+  s->consistent_stabilization = 1;
   s->restitution = 0;
   s->restitution_vel = 0.01;
   s->compliance = 0;

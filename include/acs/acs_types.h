@@ -203,7 +203,7 @@ typedef struct acsSettings_ {
                                   //                                            default: 1
   int    consistent_stabilization;  // make the recovery velocities of a body pair's contacts
                                   //   those of one motion (a foot on four capsule ends), 0/1
-                                  //                                                default: 0
+                                  //                                                default: 1
   mjtNum restitution;             // Newton restitution coefficient of contacts, [0, 1] default: 0
   mjtNum restitution_vel;         // minimum approach speed for restitution, m/s, >= 0 default: 0.01
   mjtNum compliance;              // R = compliance * diag(J M^-1 J'), dimensionless, >= 0;
