@@ -67,8 +67,9 @@ struct acsContext_ {
   acsBuffer row_efc;              // MuJoCo efc row of a non-contact row (int)
   acsBuffer vstab;                // stabilization part of the bias velocity v* (Baumgarte,
                                   //   restitution), m/s: b holds -vstab / h
-  acsBuffer stab_rows;            // consistent stabilization: a body pair's held rows (int), the
-                                  //   blocks done (byte); their Delassus matrix, requests and
+  acsBuffer stab_rows;            // consistent stabilization: each block's body pair (long), a
+                                  //   pair's held rows (int), the blocks done (byte); their
+                                  //   Delassus matrix, requests and
   acsBuffer stab_work;            //   null space (mjtNum; stabilization.c)
   acsBuffer block_stiffness, block_dissipation;
   acsBuffer force;                // solution (and warm start) in acs layout

@@ -54,6 +54,9 @@
 // its angle to the rows before it) depends on them, as in the Gauss-Seidel subspace step
 #define kStabPivot 1e-7
 
+// the pair key of a block that takes no part (not a contact, or not penetrating)
+#define kNoPair (-2)
+
 
 // the rigid body pair of contact block k (bodies welded together count as one), or -1 (a flex)
 static long pairOf(const mjModel* m, const mjData* d, const acsProblem* p, int k) {
@@ -67,19 +70,19 @@ static long pairOf(const mjModel* m, const mjData* d, const acsProblem* p, int k
 }
 
 
-// the rows A of the penetrating contacts between the pair of block k0, from k0 on, in rows and
-// marked done; return their number (n > kStabRows: only counted), *any: some row has a request
-static int heldRows(int* rows, int* any, unsigned char* done, const mjModel* m, const mjData* d,
-                    const acsProblem* p, const mjtNum* vstab, int k0) {
+// the rows A of the penetrating contacts between the pair of block k0 (key: each block's pair,
+// kNoPair for a block left out, -1 for a flex's), from k0 on, in rows and marked done; return
+// their number (n > kStabRows: only counted), *any: some row has a request
+static int heldRows(int* rows, int* any, unsigned char* done, const long* key, const acsProblem* p,
+                    const mjtNum* vstab, int k0) {
   int n = 0, ncon = 0;
   *any = 0;
-  long pair = pairOf(m, d, p, k0);
+  long pair = key[k0];
   for (int k=k0; k < p->nblock; k++) {
-    int adr = p->block_adr[k];
-    if (done[k] || p->block_type[k] != acsBLOCK_CONTACT || !(p->pos[adr] < 0) ||
-        pairOf(m, d, p, k) != pair || (pair < 0 && k != k0)) {
+    if (done[k] || key[k] != pair || (pair < 0 && k != k0)) {
       continue;
     }
+    int adr = p->block_adr[k];
     done[k] = 1;
     ncon++;
     for (int r=0; r < p->block_dim[k]; r++, n++) {
@@ -140,25 +143,31 @@ int acs_consistentStabilization(acsContext* ctx, const mjModel* m, const mjData*
   mjtNum* vstab = acsBUF(ctx, vstab, mjtNum);
   mjtNum h = p->timestep;
   int nmax = p->nefc < kStabRows ? p->nefc : kStabRows;
-  if (acs_bufferReserve(&ctx->mem, &ctx->stab_rows, nmax + p->nblock, sizeof(int)) ||
+  size_t nkey = p->nblock * sizeof(long), nrows = nmax * sizeof(int);
+  if (acs_bufferReserve(&ctx->mem, &ctx->stab_rows, nkey + nrows + p->nblock, 1) ||
       acs_bufferReserve(&ctx->mem, &ctx->stab_work, 3*(size_t)nmax*nmax + 3*(size_t)nmax,
                         sizeof(mjtNum))) {
     return -1;
   }
-  int* rows = acsBUF(ctx, stab_rows, int);
-  unsigned char* done = (unsigned char*)(rows + nmax);
+  long* key = acsBUF(ctx, stab_rows, long);
+  int* rows = (int*)((char*)key + nkey);
+  unsigned char* done = (unsigned char*)rows + nrows;
   memset(done, 0, p->nblock);
+  for (int k=0; k < p->nblock; k++) {
+    int penetrating = p->block_type[k] == acsBLOCK_CONTACT && p->pos[p->block_adr[k]] < 0;
+    key[k] = penetrating ? pairOf(m, d, p, k) : kNoPair;
+  }
   mjtNum* G = acsBUF(ctx, stab_work, mjtNum);
   mjtNum* y = G + (size_t)nmax*nmax;
   mjtNum* work = y + nmax;
   mjtNum* scratch = acsBUF(ctx, dofvec, mjtNum);
 
   for (int k=0; k < p->nblock; k++) {
-    if (done[k] || p->block_type[k] != acsBLOCK_CONTACT || !(p->pos[p->block_adr[k]] < 0)) {
+    if (done[k] || key[k] == kNoPair) {
       continue;
     }
     int any;
-    int n = heldRows(rows, &any, done, m, d, p, vstab, k);
+    int n = heldRows(rows, &any, done, key, p, vstab, k);
     if (!any || n > kStabRows) {
       continue;
     }
