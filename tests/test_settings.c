@@ -64,7 +64,8 @@ static void testDefaults(void) {
 
 
 static void testReadmeDocumentsOptions(void) {
-  // the README's option table names every option the code accepts
+  // the README's option table names every option the code accepts, with the default that
+  // acs_defaultSettings sets (the row: | `name` | unit | default | range | effect |)
   char path[1024], doc[8192];
   snprintf(path, sizeof(path), "%s/README.md", ACS_SOURCE_DIR);
   FILE* f = fopen(path, "r");
@@ -79,8 +80,28 @@ static void testReadmeDocumentsOptions(void) {
     char name[64], row[80];
     sscanf(line, "%63s", name);
     snprintf(row, sizeof(row), "| `%s` |", name);
-    if (!strstr(readme, row)) {
+    const char* at = strstr(readme, row);
+    if (!at) {
       fprintf(stderr, "README.md has no table row for %s\n", name);
+      acst_failures++;
+      continue;
+    }
+    char documented[64] = "", actual[64] = "", error[acsNERROR];
+    sscanf(strchr(at + strlen(row), '|'), "| %63[^|]", documented);     // after the unit
+    for (char* c = documented + strlen(documented); c > documented && (c[-1] == ' ' ||
+                                                                       c[-1] == '`'); ) {
+      *--c = 0;                   // the cell's trailing blanks and a name's backticks
+    }
+    const char* text = documented[0] == '`' ? documented + 1 : documented;
+    acsSettings s;
+    acs_defaultSettings(&s);
+    ENSURE(acs_getOption(actual, sizeof(actual), &s, name, error, sizeof(error)) == 0);
+    char* end;
+    double value = strtod(text, &end);
+    int same = end != text && *end == 0 ? value == strtod(actual, NULL) : !strcmp(text, actual);
+    if (!same) {
+      fprintf(stderr, "README.md gives %s the default '%s'; acs_defaultSettings sets '%s'\n",
+              name, text, actual);
       acst_failures++;
     }
   }
