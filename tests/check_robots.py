@@ -53,7 +53,10 @@ KNOWN = [
 # and 0.61 -> 0.99; MuJoCo 3.12 (other contacts and collisions): 0.22 -> 0.30, 0.74 -> 0.80 and
 # 0.74 -> 0.90 or more, 0.12 -> 0.25 and 0.12 -> 0.20
 CONVERGED = [
-    ("suite/dog.xml", "admm", {"4.0": 0.40, "3.12": 0.26}),
+    # the dog's share is one draw too: with a joint started at 0 to 9e-6 rad/s (10 runs, MuJoCo
+    # 4.0, 300 steps from the start) admm converged on 34-52% of the steps (mean 44%) with the
+    # recovery requests made consistent from three contacts, 37-50% (mean 45%) from two
+    ("suite/dog.xml", "admm", {"4.0": 0.30, "3.12": 0.26}),
     # the hand's admm share is one draw of a wide distribution: over tolerances 1e-6 to 1.22e-6
     # (12 runs, MuJoCo 4.0) it spans 69-90% (mean 80%; one scale per block: 62-79%, mean 69%),
     # and a change of the cone projection at the 1e-10 level moved the draw at 1e-6 from 89% to

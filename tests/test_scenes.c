@@ -543,7 +543,8 @@ static void testConsistentStabilizationHumanoid(void) {
   // capsules: per-contact recovery requests that no motion of the foot meets, and pgs stops at its
   // 100 sweeps on most steps (it stalls: 2000 sweeps leave the same residual). With the requests
   // of each foot made those of one motion, it converges on most. Measured over 300 steps: 135 and
-  // 261 converged (MuJoCo 4.0); the bounds leave room for another MuJoCo's collision detection
+  // 286 converged (MuJoCo 4.0; 3.12: 135 and 287; from three contacts a pair, 261); the bounds
+  // leave room for another MuJoCo's collision detection
   mjModel* m = acst_loadSharedModel("humanoid.xml");
   if (!m) return;
   int nconv[2] = {0, 0};
@@ -563,7 +564,7 @@ static void testConsistentStabilizationHumanoid(void) {
   }
   printf("  pgs converged on %d of 300 steps per contact, %d per pair\n", nconv[0], nconv[1]);
   ENSURE(nconv[0] < 200);
-  ENSURE(nconv[1] > 230);
+  ENSURE(nconv[1] > 250);
   mj_deleteModel(m);
 }
 
