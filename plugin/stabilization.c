@@ -31,12 +31,13 @@
 // distance (six rows, five motions), and two capsule ends at different depths lie at different
 // heights, so per-contact requests (normal recovery, no slip) ask for exactly that. The squat
 // humanoid's first 50 steps had 7 such steps on a foot's two contacts, where 20 000 pgs sweeps
-// did not lower the residual (0.54 at step 30); counted from two contacts, each converges (a mean
-// of 209 sweeps). Over 300 steps, six runs each (a joint started at 0 to 5e-6 rad/s): pgs 1160
+// did not lower the residual (0.54 at step 30); counted from two contacts, every step of the 50
+// that stops at the 100 sweeps converges with more (a mean of 209). Over 300 steps, six runs each
+// (a joint started at 0 to 5e-6 rad/s; the dog's from 0 to 7e-6, eight runs, after 100): pgs 1160
 // -> 1322 steps converged on the squat, 1562 -> 1715 from qpos0; admm 1467 -> 1537 and 1643 ->
-// 1773; raisim 677 -> 534 on the squat, 1333 -> 1380 from qpos0. On dm_control's dog (eight runs)
-// pgs 776 -> 717, admm 1666 -> 1688, raisim 117 -> 233: a single run there moves by a factor of
-// two with the starting speed.
+// 1773; raisim 677 -> 534 on the squat, 1333 -> 1380 from qpos0. On dm_control's dog pgs 776 ->
+// 717, admm 1666 -> 1688, raisim 117 -> 233: a single run there moves by a factor of two with the
+// starting speed.
 //
 // Per pair, not per island: over a whole island (every penetrating contact and violated limit of
 // a humanoid) the requests become those of one motion of the mechanism: it costs a dense factor of
