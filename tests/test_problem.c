@@ -286,6 +286,20 @@ static void testFactorRows(void) {
 }
 
 
+// a pgs context solving to 1e-10 within 1000 sweeps (consistent = acs_consistent_stabilization)
+static acsContext* tightContext(const mjModel* m, int consistent) {
+  acsSettings s;
+  acs_defaultSettings(&s);
+  s.consistent_stabilization = consistent;
+  s.tolerance = 1e-10;
+  s.maxiter = 1000;
+  char error[acsNERROR];
+  acsContext* ctx = acs_makeContext(m, &s, error, sizeof(error));
+  ENSURE(ctx != NULL);
+  return ctx;
+}
+
+
 // the box of box_plane.xml tilted about its diagonal and pushed into the floor: its corners at
 // depths 0.05, 0.2, 0.2 and 0.35 mm (consistent = acs_consistent_stabilization). Out, per contact
 // in the problem's order: the rows' requests v* (acsBUF vstab; normal in vn, friction in vt) and b
@@ -296,13 +310,7 @@ static int boxCorners(mjtNum vn[4], mjtNum vt[8], mjtNum bn[4], mjtNum bt[8], mj
   mjModel* m = acst_loadTestModel("box_plane.xml");
   if (!m) return -1;
   mjData* d = mj_makeData(m);
-  acsSettings s;
-  acs_defaultSettings(&s);
-  s.consistent_stabilization = consistent;
-  s.tolerance = 1e-10;
-  s.maxiter = 1000;
-  char error[acsNERROR];
-  acsContext* ctx = acs_makeContext(m, &s, error, sizeof(error));
+  acsContext* ctx = tightContext(m, consistent);
   mjtNum theta = 0.15e-3 / (0.2 / mju_sqrt(2));  // corners (1, 1) and (-1, -1) -+0.15 mm
   mjtNum axis[3] = {1 / mju_sqrt(2), -1 / mju_sqrt(2), 0};
   mju_axisAngle2Quat(d->qpos + 3, axis, theta);
@@ -414,13 +422,7 @@ static int capsuleEnds(mjtNum frame[18], mjtNum pos[6], mjtNum vstab[6], int* st
     "</worldbody></mujoco>");
   if (!m) return -1;
   mjData* d = mj_makeData(m);
-  acsSettings s;
-  acs_defaultSettings(&s);
-  s.consistent_stabilization = consistent;
-  s.tolerance = 1e-10;
-  s.maxiter = 1000;
-  char error[acsNERROR];
-  acsContext* ctx = acs_makeContext(m, &s, error, sizeof(error));
+  acsContext* ctx = tightContext(m, consistent);
   mjtNum axis[3] = {0, 1, 0};
   mju_axisAngle2Quat(d->qpos + 3, axis, -0.1e-3 / 0.1);   // the end at +x 0.1 mm lower
   d->qpos[2] = 0.02 - 0.3e-3;
