@@ -87,7 +87,10 @@ static void testReadmeDocumentsOptions(void) {
       continue;
     }
     char documented[64] = "", actual[64] = "", error[acsNERROR];
-    sscanf(strchr(at + strlen(row), '|'), "| %63[^|]", documented);     // after the unit
+    const char* cell = strchr(at + strlen(row), '|');                   // after the unit
+    if (cell) {
+      sscanf(cell, "| %63[^|]", documented);
+    }
     for (char* c = documented + strlen(documented); c > documented && (c[-1] == ' ' ||
                                                                        c[-1] == '`'); ) {
       *--c = 0;                   // the cell's trailing blanks and a name's backticks
