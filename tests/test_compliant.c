@@ -636,6 +636,34 @@ static void testChainAssembly(void) {
 }
 
 
+// the problems acs_forward builds along a lagged trajectory of a shared scene: after each of the
+// steps first to nstep - 1 that is a multiple of every, visit(p, arg) on a copy of the state;
+// return 0, or -1 if the scene is missing
+typedef void (*problemVisit)(const acsProblem* p, void* arg);
+
+static int visitLagged(const char* scene, int first, int nstep, int every, problemVisit visit,
+                       void* arg) {
+  mjModel* m = acst_loadSharedModel(scene);
+  if (!m) return -1;
+  mjData* d = mj_makeData(m);
+  acsContext* ctx = makeContext(m, "lagged", NULL);
+  for (int t=0; ctx && t < nstep && !acst_failures; t++) {
+    ENSURE(acs_step(m, d, ctx) != acsSTATUS_ERROR);
+    if (t < first || t % every) {
+      continue;
+    }
+    mjData* dc = mj_copyData(NULL, m, d);
+    ENSURE(acs_forward(m, dc, ctx) != acsSTATUS_ERROR);
+    visit(&ctx->problem, arg);
+    mj_deleteData(dc);
+  }
+  acs_deleteContext(ctx);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+  return ctx ? 0 : -1;
+}
+
+
 // The warm start and M's factor from the problem. acs_step gives the solvers M's factor (M_LD,
 // M_Dinv: MuJoCo's, or acs's of M + hB under damped Euler) and u0 = -h qacc_smooth, the
 // start-of-step velocities, a warm start the solve takes when it costs less than the previous
@@ -647,101 +675,95 @@ static void testChainAssembly(void) {
 // number, ~1e4 with the stiffness 1e6 against the light limbs' inertia, scales it). At the
 // default tolerance u0 must save iterations (the lying humanoid: the previous forces leave
 // sticking contacts sliding above the stiction tolerance)
+typedef struct {
+  int nprob, nwarm;
+  long iters[2][3];               // Newton iterations: as given, own factor, without u0
+  mjtNum worst[2][3];             // largest force difference to the first way, of the largest
+  int prevn, *previd;             // the last problem's block ids
+  mjtNum* prevf[2];               // the last problem's forces (each model)
+} warmTally;
+
+
+static void warmVisit(const acsProblem* p, void* arg) {
+  warmTally* tl = (warmTally*)arg;
+  ENSURE(p->M_LD && p->M_Dinv && p->u0);
+  int n = p->nefc + 1;
+
+  // the warm start: the last problem's forces when its blocks are the same (as acs_step's
+  // warm start would give them), else zero
+  int same = tl->previd && tl->prevn == p->nblock &&
+             !memcmp(tl->previd, p->block_id, sizeof(int) * p->nblock);
+  tl->nwarm += same;
+  for (int q=0; q < 2 && p->nefc > 0; q++) {
+    mjtNum* f[3] = {mju_malloc(sizeof(mjtNum) * n), mju_malloc(sizeof(mjtNum) * n),
+                    mju_malloc(sizeof(mjtNum) * n)};
+    mjtNum* warmf = mju_malloc(sizeof(mjtNum) * n);
+    if (same) {
+      mju_copy(warmf, tl->prevf[q], p->nefc);
+    } else {
+      mju_zero(warmf, p->nefc);
+    }
+    acsSettings st;
+    acs_defaultSettings(&st);
+    st.solver = acs_solverId(kModels[q]);
+    for (int tight=0; tight < 2; tight++) {
+      st.newton_tolerance = tight ? 1e-10 : 1e-5;
+      for (int way=0; way < 3; way++) {
+        acsStats stats;
+        mju_copy(f[way], warmf, p->nefc);
+        acs_testIcfOwnFactor = way == 1;
+        acs_testIcfNoU0 = way == 2;
+        ENSURE(acst_solveSettings(f[way], &stats, p, &st) == acsSTATUS_CONVERGED);
+        acs_testIcfOwnFactor = acs_testIcfNoU0 = 0;
+        if (!tight) {
+          tl->iters[q][way] += stats.niter;
+        }
+      }
+      mjtNum fmax = 0;
+      for (int r=0; r < p->nefc; r++) {
+        fmax = mju_max(fmax, mju_abs(f[0][r]));
+      }
+      for (int way=1; way < 3 && tight; way++) {
+        for (int r=0; r < p->nefc; r++) {
+          tl->worst[q][way] = mju_max(tl->worst[q][way], mju_abs(f[way][r] - f[0][r]) / fmax);
+        }
+      }
+    }
+    mju_free(warmf);
+    mju_free(tl->prevf[q]);
+    tl->prevf[q] = f[0];
+    mju_free(f[1]);
+    mju_free(f[2]);
+  }
+  mju_free(tl->previd);
+  tl->previd = mju_malloc(sizeof(int) * (p->nblock + 1));
+  memcpy(tl->previd, p->block_id, sizeof(int) * p->nblock);
+  tl->prevn = p->nblock;
+  tl->nprob++;
+}
+
+
 static void testWarmStart(void) {
   static const char* scenes[2] = {"humanoid.xml", "22_humanoids.xml"};
   for (int s=0; s < 2; s++) {
-    mjModel* m = acst_loadSharedModel(scenes[s]);
-    if (!m) return;
-    mjData* d = mj_makeData(m);
-    acsContext* ctx = makeContext(m, "lagged", NULL);
-    if (!ctx) return;
-    int nprob = 0, nwarm = 0;
-    long iters[2][3] = {{0, 0, 0}, {0, 0, 0}};
-    mjtNum worst[2][3] = {{0, 0, 0}, {0, 0, 0}};
-    int warm = s == 0 ? 300 : 100, nstep = s == 0 ? 360 : 120;
-    int prevn = 0, *previd = NULL;
-    mjtNum* prevf[2] = {NULL, NULL};   // the last problem's forces (each model), its block ids
-    for (int t=0; t < nstep && !acst_failures; t++) {
-      ENSURE(acs_step(m, d, ctx) != acsSTATUS_ERROR);
-      if (t < warm) {
-        continue;
-      }
-      mjData* dc = mj_copyData(NULL, m, d);
-      ENSURE(acs_forward(m, dc, ctx) != acsSTATUS_ERROR);
-      const acsProblem* p = &ctx->problem;
-      ENSURE(p->M_LD && p->M_Dinv && p->u0);
-      int n = p->nefc + 1;
-
-      // the warm start: the last problem's forces when its blocks are the same (as acs_step's
-      // warm start would give them), else zero
-      int same = previd && prevn == p->nblock &&
-                 !memcmp(previd, p->block_id, sizeof(int) * p->nblock);
-      nwarm += same;
-      for (int q=0; q < 2 && p->nefc > 0; q++) {
-        mjtNum* f[3] = {mju_malloc(sizeof(mjtNum) * n), mju_malloc(sizeof(mjtNum) * n),
-                        mju_malloc(sizeof(mjtNum) * n)};
-        mjtNum* warmf = mju_malloc(sizeof(mjtNum) * n);
-        if (same) {
-          mju_copy(warmf, prevf[q], p->nefc);
-        } else {
-          mju_zero(warmf, p->nefc);
-        }
-        acsSettings st;
-        acs_defaultSettings(&st);
-        st.solver = acs_solverId(kModels[q]);
-        for (int tight=0; tight < 2; tight++) {
-          st.newton_tolerance = tight ? 1e-10 : 1e-5;
-          for (int way=0; way < 3; way++) {
-            acsStats stats;
-            mju_copy(f[way], warmf, p->nefc);
-            acs_testIcfOwnFactor = way == 1;
-            acs_testIcfNoU0 = way == 2;
-            ENSURE(acst_solveSettings(f[way], &stats, p, &st) == acsSTATUS_CONVERGED);
-            acs_testIcfOwnFactor = acs_testIcfNoU0 = 0;
-            if (!tight) {
-              iters[q][way] += stats.niter;
-            }
-          }
-          mjtNum fmax = 0;
-          for (int r=0; r < p->nefc; r++) {
-            fmax = mju_max(fmax, mju_abs(f[0][r]));
-          }
-          for (int way=1; way < 3 && tight; way++) {
-            for (int r=0; r < p->nefc; r++) {
-              worst[q][way] = mju_max(worst[q][way], mju_abs(f[way][r] - f[0][r]) / fmax);
-            }
-          }
-        }
-        mju_free(warmf);
-        mju_free(prevf[q]);
-        prevf[q] = f[0];
-        mju_free(f[1]);
-        mju_free(f[2]);
-      }
-      mju_free(previd);
-      previd = mju_malloc(sizeof(int) * (p->nblock + 1));
-      memcpy(previd, p->block_id, sizeof(int) * p->nblock);
-      prevn = p->nblock;
-      nprob++;
-      mj_deleteData(dc);
-    }
-    mju_free(previd);
-    mju_free(prevf[0]);
-    mju_free(prevf[1]);
+    warmTally tl = {0};
+    int missing = visitLagged(scenes[s], s == 0 ? 300 : 100, s == 0 ? 360 : 120, 1, warmVisit,
+                              &tl);
+    mju_free(tl.previd);
+    mju_free(tl.prevf[0]);
+    mju_free(tl.prevf[1]);
+    if (missing) return;
     for (int q=0; q < 2; q++) {
       printf("  %-7s %-16s %d problems (%d warm): Newton iterations %ld (own factor of M %ld, "
              "without u0 %ld); forces differ by %.1e (own factor), %.1e (without u0) of the "
              "largest\n",
-             kModels[q], scenes[s], nprob, nwarm, iters[q][0], iters[q][1], iters[q][2],
-             worst[q][1], worst[q][2]);
-      ENSURE(iters[q][0] < iters[q][2]);
-      ENSURE_LE(worst[q][1], 1e-6);
-      ENSURE_LE(worst[q][2], 1e-6);
+             kModels[q], scenes[s], tl.nprob, tl.nwarm, tl.iters[q][0], tl.iters[q][1],
+             tl.iters[q][2], tl.worst[q][1], tl.worst[q][2]);
+      ENSURE(tl.iters[q][0] < tl.iters[q][2]);
+      ENSURE_LE(tl.worst[q][1], 1e-6);
+      ENSURE_LE(tl.worst[q][2], 1e-6);
     }
-    ENSURE(nprob >= 20 && nwarm >= nprob / 2);
-    acs_deleteContext(ctx);
-    mj_deleteData(d);
-    mj_deleteModel(m);
+    ENSURE(tl.nprob >= 20 && tl.nwarm >= tl.nprob / 2);
   }
 }
 
@@ -755,71 +777,67 @@ static void testWarmStart(void) {
 // the contact Hessian's condition number ~1e4 scales it; measured: 1e-13 to 1.2e-11), and at the
 // default tolerance the crossings must save evaluations (measured: lagged 29% fewer on the
 // humanoid, 24% on 22_humanoids) without costing Newton iterations (measured: the same)
+typedef struct {
+  int nprob;
+  long iters[2][2], evals[2][2];  // Newton iterations, line-search evaluations: with, without
+  mjtNum worst[2];                // largest force difference, of the largest
+} searchTally;
+
+
+static void searchVisit(const acsProblem* p, void* arg) {
+  searchTally* tl = (searchTally*)arg;
+  int n = p->nefc + 1;
+  for (int q=0; q < 2 && p->nefc > 0; q++) {
+    mjtNum* f[2] = {mju_malloc(sizeof(mjtNum) * n), mju_malloc(sizeof(mjtNum) * n)};
+    acsSettings st;
+    acs_defaultSettings(&st);
+    st.solver = acs_solverId(kModels[q]);
+    for (int tight=0; tight < 2; tight++) {
+      st.newton_tolerance = tight ? 1e-10 : 1e-5;
+      for (int way=0; way < 2; way++) {
+        acsStats stats;
+        mju_zero(f[way], p->nefc);
+        acs_testIcfNoCrossings = way;
+        ENSURE(acst_solveSettings(f[way], &stats, p, &st) == acsSTATUS_CONVERGED);
+        acs_testIcfNoCrossings = 0;
+        if (!tight) {
+          tl->iters[q][way] += stats.niter;
+          tl->evals[q][way] += stats.nevaluation;
+        }
+      }
+      mjtNum fmax = 0;
+      for (int r=0; r < p->nefc; r++) {
+        fmax = mju_max(fmax, mju_abs(f[0][r]));
+      }
+      for (int r=0; r < p->nefc && tight; r++) {
+        tl->worst[q] = mju_max(tl->worst[q], mju_abs(f[1][r] - f[0][r]) / fmax);
+      }
+    }
+    mju_free(f[0]);
+    mju_free(f[1]);
+  }
+  tl->nprob += p->nefc > 0;
+}
+
+
 static void testLineSearch(void) {
   static const char* scenes[2] = {"humanoid.xml", "22_humanoids.xml"};
   for (int s=0; s < 2; s++) {
-    mjModel* m = acst_loadSharedModel(scenes[s]);
-    if (!m) return;
-    mjData* d = mj_makeData(m);
-    acsContext* ctx = makeContext(m, "lagged", NULL);
-    if (!ctx) return;
-    int nprob = 0, first = s == 0 ? 0 : 100, nstep = s == 0 ? 300 : 130, every = s == 0 ? 3 : 1;
-    long iters[2][2] = {{0, 0}, {0, 0}}, evals[2][2] = {{0, 0}, {0, 0}};
-    mjtNum worst[2] = {0, 0};
-    for (int t=0; t < nstep && !acst_failures; t++) {
-      ENSURE(acs_step(m, d, ctx) != acsSTATUS_ERROR);
-      if (t < first || t % every) {
-        continue;
-      }
-      mjData* dc = mj_copyData(NULL, m, d);
-      ENSURE(acs_forward(m, dc, ctx) != acsSTATUS_ERROR);
-      const acsProblem* p = &ctx->problem;
-      int n = p->nefc + 1;
-      for (int q=0; q < 2 && p->nefc > 0; q++) {
-        mjtNum* f[2] = {mju_malloc(sizeof(mjtNum) * n), mju_malloc(sizeof(mjtNum) * n)};
-        acsSettings st;
-        acs_defaultSettings(&st);
-        st.solver = acs_solverId(kModels[q]);
-        for (int tight=0; tight < 2; tight++) {
-          st.newton_tolerance = tight ? 1e-10 : 1e-5;
-          for (int way=0; way < 2; way++) {
-            acsStats stats;
-            mju_zero(f[way], p->nefc);
-            acs_testIcfNoCrossings = way;
-            ENSURE(acst_solveSettings(f[way], &stats, p, &st) == acsSTATUS_CONVERGED);
-            acs_testIcfNoCrossings = 0;
-            if (!tight) {
-              iters[q][way] += stats.niter;
-              evals[q][way] += stats.nevaluation;
-            }
-          }
-          mjtNum fmax = 0;
-          for (int r=0; r < p->nefc; r++) {
-            fmax = mju_max(fmax, mju_abs(f[0][r]));
-          }
-          for (int r=0; r < p->nefc && tight; r++) {
-            worst[q] = mju_max(worst[q], mju_abs(f[1][r] - f[0][r]) / fmax);
-          }
-        }
-        mju_free(f[0]);
-        mju_free(f[1]);
-      }
-      nprob += p->nefc > 0;
-      mj_deleteData(dc);
+    searchTally tl = {0};
+    if (visitLagged(scenes[s], s == 0 ? 0 : 100, s == 0 ? 300 : 130, s == 0 ? 3 : 1,
+                    searchVisit, &tl)) {
+      return;
     }
     for (int q=0; q < 2; q++) {
       printf("  %-7s %-16s %d problems: line search evaluations %ld (without the crossings %ld), "
              "Newton iterations %ld (%ld); forces differ by %.1e of the largest\n",
-             kModels[q], scenes[s], nprob, evals[q][0], evals[q][1], iters[q][0], iters[q][1],
-             worst[q]);
-      ENSURE(evals[q][0] < evals[q][1]);
-      ENSURE(iters[q][0] <= iters[q][1]);
-      ENSURE_LE(worst[q], 1e-6);
+             kModels[q], scenes[s], tl.nprob, tl.evals[q][0], tl.evals[q][1], tl.iters[q][0],
+             tl.iters[q][1], tl.worst[q]);
+      ENSURE(tl.evals[q][0] < tl.evals[q][1]);
+      ENSURE(tl.iters[q][0] <= tl.iters[q][1]);
+      ENSURE_LE(tl.worst[q], 1e-6);
     }
-    ENSURE(nprob >= 25);
-    acs_deleteContext(ctx);
-    mj_deleteData(d);
-    mj_deleteModel(m);
+    ENSURE(tl.nprob >= 25);
   }
 }
 
