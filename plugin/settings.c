@@ -84,6 +84,8 @@ static const optionInfo kOptions[] = {
    "ADMM Anderson acceleration from the 10th iteration on: differences kept (0: off)"},
   {"admm_subspace",    kTypeInt,    OPT(admm_subspace),   0, 1,       0, 0, "",
    "admm: the subspace step on the warm start first, kept if it converges (0: off)"},
+  {"admm_check",       kTypeInt,    OPT(admm_check),      1, 10,      0, 0, "",
+   "ADMM iterations per residual test and penalty update (and the last iteration)"},
   {"stiffness",        kTypeNum,    OPT(stiffness),       0, INFINITY, 1, 1, "N/m",
    "lagged/similar: contact stiffness (per geom: acs_stiffness@GEOM)"},
   {"dissipation",      kTypeNum,    OPT(dissipation),     0, INFINITY, 0, 1, "s/m",
@@ -139,6 +141,7 @@ void acs_defaultSettings(acsSettings* s) {
   s->admm_ratio = 10;
   s->admm_anderson = 5;
   s->admm_subspace = 0;
+  s->admm_check = 1;
   s->stiffness = 1e6;
   s->dissipation = 10;
   s->stiction_tolerance = 1e-4;

@@ -228,6 +228,8 @@ typedef struct acsSettings_ {
                                   //                                            default: 10
   int    admm_subspace;           // admm: first the subspace step of the Gauss-Seidel driver on
                                   //   the warm start, kept if it converges; 0 off, 1 on  default: 0
+  int    admm_check;              // iterations per residual test and penalty update, [1, 10]
+                                  //                                            default: 1
 
   // Irrotational Contact Fields (lagged, similar): compliant Hunt & Crossley contact
   mjtNum stiffness;               // contact stiffness k, N/m, > 0 (per-geom overrides:

@@ -50,6 +50,7 @@ class Settings:
   admm_ratio: float
   admm_anderson: int
   admm_subspace: int
+  admm_check: int
   stiffness: float
   dissipation: float
   stiction_tolerance: float
