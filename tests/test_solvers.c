@@ -770,136 +770,110 @@ static mjtNum velocityDifference(const mjtNum* a0, const mjtNum* a1, int n) {
 }
 
 
-// ADMM's Anderson acceleration (acs_admm_anderson, from the 10th iteration) is a speed lever:
-// on the step problems of the falling and lying humanoid that plain ADMM solves to 1e-8 in more
-// than 30 iterations from zero forces, the accelerated solve converges too, in fewer iterations
-// in all; ccp-admm's velocities a = G f + b (unique: the CCP is strictly convex in the velocity)
-// agree to 1e-6 m/s^2 or 1e-6 of the largest (both meet the CCP residual 1e-8: differences seen up
-// to 2e-9)
-typedef struct {
-  int nhard[2];
-  long iters[2][2];
-  mjtNum worst;
-} andersonTally;
-
+// a speed lever of admm and ccp-admm against its reference setting on the step problems of the
+// falling and lying humanoid (800 steps, every 8th problem) that the reference solves to 1e-8 from
+// zero forces in more than minIter iterations: the lever converges on them too, in fewer
+// iterations in all, and ccp-admm's velocities a = G f + b (unique: the CCP is strictly convex in
+// the velocity) agree to 1e-6 m/s^2 or 1e-6 of the largest (both meet the CCP residual 1e-8:
+// differences seen up to 2e-9)
 static const char* kAdmm[2] = {"admm", "ccp-admm"};
 
-static void andersonVisit(const acsProblem* p, pairScratch* sc, void* arg) {
-  andersonTally* tl = (andersonTally*)arg;
+typedef struct leverTally_ leverTally;
+struct leverTally_ {
+  void (*set)(acsSettings* s, int lever);              // the reference (0) or the lever (1)
+  void (*inspect)(leverTally* tl, const acsStats* st); // the lever's solve (or NULL)
+  int minIter;
+  int nhard[2], pattern;
+  long iters[2][2], factors[2][2];
+  mjtNum worst;
+};
+
+static void leverVisit(const acsProblem* p, pairScratch* sc, void* arg) {
+  leverTally* tl = (leverTally*)arg;
   for (int q=0; q < 2; q++) {
-    int niter[2], status[2];
-    for (int aa=0; aa < 2; aa++) {
+    int niter[2], status[2], nfactor[2];
+    for (int v=0; v < 2; v++) {
       acsSettings s = tightSettings(kAdmm[q], 1e-8);
-      s.admm_anderson = aa ? 5 : 0;
+      tl->set(&s, v);
       acsStats st;
-      status[aa] = solveFromZero(sc->f[aa], sc->a[aa], &st, sc->w, p, &s);
-      niter[aa] = st.niter;
-      if (status[0] != acsSTATUS_CONVERGED || niter[0] <= 30) {
+      status[v] = solveFromZero(sc->f[v], sc->a[v], &st, sc->w, p, &s);
+      niter[v] = st.niter;
+      nfactor[v] = st.nfactor;
+      if (v && tl->inspect) {
+        tl->inspect(tl, &st);
+      }
+      if (status[0] != acsSTATUS_CONVERGED || niter[0] <= tl->minIter) {
         break;
       }
     }
-    if (status[0] != acsSTATUS_CONVERGED || niter[0] <= 30) {
+    if (status[0] != acsSTATUS_CONVERGED || niter[0] <= tl->minIter) {
       continue;
     }
     ENSURE(status[1] == acsSTATUS_CONVERGED);
     tl->nhard[q]++;
-    tl->iters[q][0] += niter[0];
-    tl->iters[q][1] += niter[1];
+    for (int v=0; v < 2; v++) {
+      tl->iters[q][v] += niter[v];
+      tl->factors[q][v] += nfactor[v];
+    }
     if (q == 1) {
       tl->worst = mju_max(tl->worst, velocityDifference(sc->a[0], sc->a[1], p->nefc));
     }
   }
 }
 
-static void testAdmmAnderson(void) {
+static void compareLever(leverTally* tl, const char* reference, const char* lever) {
   mjModel* m = acst_loadSharedModel("humanoid.xml");
   if (!m) return;
   mjData* d = acst_makeData(m);
-  andersonTally tl = {{0, 0}, {{0, 0}, {0, 0}}, 0};
-  visitTrajectory(m, d, 800, 8, andersonVisit, &tl);
+  visitTrajectory(m, d, 800, 8, leverVisit, tl);
   for (int q=0; q < 2; q++) {
-    printf("  %-8s %d problems over 30 iterations: %ld iterations plain, %ld accelerated\n",
-           kAdmm[q], tl.nhard[q], tl.iters[q][0], tl.iters[q][1]);
-    ENSURE(tl.nhard[q] >= 5);
-    ENSURE(tl.iters[q][1] < tl.iters[q][0]);
+    printf("  %-8s %d problems over %d iterations: %ld iterations and %ld factorizations %s, "
+           "%ld and %ld %s\n", kAdmm[q], tl->nhard[q], tl->minIter, tl->iters[q][0],
+           tl->factors[q][0], reference, tl->iters[q][1], tl->factors[q][1], lever);
+    ENSURE(tl->nhard[q] >= 5);
+    ENSURE(tl->iters[q][1] < tl->iters[q][0]);
   }
-  printf("  ccp-admm velocities: largest difference %.1e (m/s^2, or of the largest)\n", tl.worst);
-  ENSURE_LE(tl.worst, 1e-6);
+  printf("  ccp-admm velocities: largest difference %.1e (m/s^2, or of the largest)\n", tl->worst);
+  ENSURE_LE(tl->worst, 1e-6);
   mj_deleteData(d);
   mj_deleteModel(m);
+}
+
+
+// ADMM's Anderson acceleration (acs_admm_anderson, from the 10th iteration), on the problems plain
+// ADMM solves in more than 30 iterations
+static void setAnderson(acsSettings* s, int lever) {
+  s->admm_anderson = lever ? 5 : 0;
+}
+
+static void testAdmmAnderson(void) {
+  leverTally tl = {setAnderson, NULL, 30, {0, 0}, 1, {{0}}, {{0}}, 0};
+  compareLever(&tl, "plain", "accelerated");
 }
 
 
 // acs_admm_check 3: ADMM measures its residual and updates its penalty on every 3rd iteration and
-// the last (a speed lever: the test costs about a quarter of an iteration, and a penalty that
-// changes less often is refactored less often, and leaves Anderson's memory longer). On the step
-// problems of the falling and lying humanoid that take ADMM more than 10 iterations from zero
-// forces to 1e-8, solved with the test on every iteration (the default) and on every 3rd: both
-// converge, every 3rd in fewer iterations in all (seen: admm 116636 -> 42993, ccp-admm 72705 ->
-// 19038), ccp-admm's velocities (unique) agree to 1e-6 m/s^2
-// or of the largest (both meet the CCP residual 1e-8), and the history holds the measured
-// iterations, NaN between; a budget that ends between two tests measures its last iteration
-typedef struct {
-  int nhard[2], pattern;
-  long iters[2][2], factors[2][2];
-  mjtNum worst;
-} checkTally;
+// the last (the test costs about a quarter of an iteration, and a penalty that changes less often
+// is refactored less often and leaves Anderson's memory longer), on the problems that take ADMM
+// more than 10 iterations with the test on every iteration (the default; seen: admm 116636 ->
+// 42993 iterations, ccp-admm 72705 -> 19038); the history holds the measured iterations, NaN
+// between; a budget that ends between two tests measures its last iteration
+static void setCheck(acsSettings* s, int lever) {
+  ENSURE(s->admm_check == 1);
+  s->admm_check = lever ? 3 : 1;
+}
 
-static void checkVisit(const acsProblem* p, pairScratch* sc, void* arg) {
-  checkTally* tl = (checkTally*)arg;
-  for (int q=0; q < 2; q++) {
-    int niter[2], status[2], nfactor[2];
-    for (int every=0; every < 2; every++) {
-      acsSettings s = tightSettings(kAdmm[q], 1e-8);
-      ENSURE(s.admm_check == 1);
-      s.admm_check = every ? 3 : 1;
-      acsStats st;
-      status[every] = solveFromZero(sc->f[every], sc->a[every], &st, sc->w, p, &s);
-      niter[every] = st.niter;
-      nfactor[every] = st.nfactor;
-      if (every) {
-        for (int i=0; i < st.nhistory && i < st.niter; i++) {
-          int measured = (i + 1) % 3 == 0 || i + 1 == st.niter;
-          tl->pattern &= measured ? isfinite(st.history[i]) : isnan(st.history[i]);
-        }
-      }
-      if (status[0] != acsSTATUS_CONVERGED || niter[0] <= 10) {
-        break;
-      }
-    }
-    if (status[0] != acsSTATUS_CONVERGED || niter[0] <= 10) {
-      continue;
-    }
-    ENSURE(status[1] == acsSTATUS_CONVERGED);
-    tl->nhard[q]++;
-    tl->iters[q][0] += niter[0];
-    tl->iters[q][1] += niter[1];
-    tl->factors[q][0] += nfactor[0];
-    tl->factors[q][1] += nfactor[1];
-    if (q == 1) {
-      tl->worst = mju_max(tl->worst, velocityDifference(sc->a[0], sc->a[1], p->nefc));
-    }
+static void inspectCheck(leverTally* tl, const acsStats* st) {
+  for (int i=0; i < st->nhistory && i < st->niter; i++) {
+    int measured = (i + 1) % 3 == 0 || i + 1 == st->niter;
+    tl->pattern &= measured ? isfinite(st->history[i]) : isnan(st->history[i]);
   }
 }
 
 static void testAdmmCheckSchedule(void) {
-  mjModel* m = acst_loadSharedModel("humanoid.xml");
-  if (!m) return;
-  mjData* d = acst_makeData(m);
-  checkTally tl = {{0, 0}, 1, {{0, 0}, {0, 0}}, {{0, 0}, {0, 0}}, 0};
-  visitTrajectory(m, d, 800, 8, checkVisit, &tl);
-  for (int q=0; q < 2; q++) {
-    printf("  %-8s %d problems over 10 iterations: %ld iterations and %ld factorizations testing "
-           "every iteration, %ld and %ld every 3rd\n", kAdmm[q], tl.nhard[q], tl.iters[q][0],
-           tl.factors[q][0], tl.iters[q][1], tl.factors[q][1]);
-    ENSURE(tl.nhard[q] >= 5);
-    ENSURE(tl.iters[q][1] < tl.iters[q][0]);
-  }
-  printf("  ccp-admm velocities: largest difference %.1e (m/s^2, or of the largest)\n", tl.worst);
-  ENSURE_LE(tl.worst, 1e-6);
+  leverTally tl = {setCheck, inspectCheck, 10, {0, 0}, 1, {{0}}, {{0}}, 0};
+  compareLever(&tl, "testing every iteration", "every 3rd");
   ENSURE(tl.pattern);
-  mj_deleteData(d);
-  mj_deleteModel(m);
 
   // a budget of 8 iterations ends between two tests (the 6th and the 9th): the 8th is measured,
   // its residual reported
