@@ -141,7 +141,7 @@ void acs_defaultSettings(acsSettings* s) {
   s->admm_ratio = 10;
   s->admm_anderson = 5;
   s->admm_subspace = 0;
-  s->admm_check = 1;
+  s->admm_check = 2;
   s->stiffness = 1e6;
   s->dissipation = 10;
   s->stiction_tolerance = 1e-4;

@@ -51,13 +51,14 @@
 // hand, 4.9x -> 5.3x on the dog; ccp-admm 71% -> 98% on 22_humanoids (2.6x -> 2.2x), 1.59x ->
 // 1.72x on the lying humanoid.
 //
-// acs_admm_check k (default 1) measures the residual on every k-th iteration and the last only; the
+// acs_admm_check k (default 2) measures the residual on every k-th iteration and the last only; the
 // stopping test, the best iterate, the penalty update and the residual-based Anderson safeguards
 // happen there, the iterations between run the plain update (or Anderson's) and keep the penalty.
-// With 3, fewer penalty changes mean fewer refactorizations and Anderson memories that last longer:
-// 22_humanoids (150 steps after 100) 3.46G -> 2.72G instructions, and more steps converged on the
-// squat, the dog and the Shadow hand (README); but on the 1000:1 stack ccp-admm's penalty then
-// follows a contact switch too slowly, and a few resting steps in 2000 stop at the limit.
+// Fewer penalty changes mean fewer refactorizations and Anderson memories that last longer: with
+// 2 against 1, 22_humanoids (from its keyframe) 239 -> 176 factorizations a step and 74% -> 78%
+// of its steps converged, the squat 85% -> 90% (README); with 3 fewer still (3.46G -> 2.72G
+// instructions on 22_humanoids, 1 -> 3), but on the 1000:1 stack ccp-admm's penalty then follows
+// a contact switch too slowly, and a few resting steps in 2000 stop at the limit.
 //
 // The iteration runs on the problem scaled row by row, f = D f~, G~ = D G D: one penalty then suits
 // light and heavy bodies alike. A block's rows come in two groups, its first three (forces: a

@@ -63,7 +63,10 @@ CONVERGED = [
     # 69%; 3.12: 69-82% over 6. The floor is below both spans
     ("hand/manipulate_block.xml", "admm", {"4.0": 0.65, "3.12": 0.65}),
     ("hand/manipulate_block.xml", "ccp-admm", {"4.0": 0.90, "3.12": 0.85}),
-    ("adroit_hand/adroit_pen.xml", "admm", {"4.0": 0.90, "3.12": 0.18}),
+    # the pen's admm share on 3.12 is a draw too: over tolerances 1e-6 to 1.2e-6 (6 runs, 300
+    # steps) 20-24% measuring the residual on every iteration, 15-28% on every 2nd (the default);
+    # on 4.0 97-99% both ways
+    ("adroit_hand/adroit_pen.xml", "admm", {"4.0": 0.90, "3.12": 0.12}),
     ("adroit_hand/adroit_pen.xml", "ccp-admm", {"4.0": 0.90, "3.12": 0.16}),
     # Fetch push and slide as Gymnasium simulates them (scripts/fetch_envs.py): 100% measured on
     # both versions (the bare push.xml, a degenerate state, 0%). The gripper's island is solved
