@@ -121,6 +121,10 @@ void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p) {
   gs->asave        = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
   gs->scratch      = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
   gs->wsave        = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
+  gs->gd           = NULL;
+  gs->gdpos        = NULL;
+  gs->gdd          = NULL;
+  gs->gdn          = 0;
 }
 
 
@@ -244,6 +248,23 @@ static void luSolve(mjtNum* x, mjtNum* A, mjtNum* v, int n, int* piv, int* used)
 }
 
 
+// G + R on n rows into H (n x n): read from the island's dense matrix when the caller gave one,
+// formed from J and Y otherwise
+static void stepMatrix(mjtNum* H, acsSweep* gs, const acsProblem* p, const int* rows, int n) {
+  if (!gs->gd) {
+    acs_delassusRows(H, p, rows, n, NULL, gs->scratch);
+    return;
+  }
+  for (int a=0; a < n; a++) {
+    const mjtNum* ga = gs->gd + (size_t)gs->gdpos[rows[a]] * gs->gdn;
+    mjtNum da = gs->gdd[rows[a]];
+    for (int b=0; b < n; b++) {
+      H[a*n+b] = ga[gs->gdpos[rows[b]]] / (da * gs->gdd[rows[b]]);
+    }
+  }
+}
+
+
 // one subspace minimization step on the island (its w, a, ncp and res current): the Newton step
 // dx_F = -(G_FF + R_F)^-1 a_F on the rows of its active set, the other rows held, as far as the
 // active blocks stay feasible; kept, with the new w, a and residuals, if it divides the law's
@@ -287,12 +308,12 @@ static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
     gs->dx[j] = -gs->a[gs->rows[j]];
   }
   if (!nslide) {
-    acs_delassusRows(gs->H, p, gs->rows, n, NULL, gs->scratch);
+    stepMatrix(gs->H, gs, p, gs->rows, n);
     acs_denseFactor(gs->H, n, kSubspacePivot);
     acs_denseSolve(gs->dx, gs->H, n);
   } else {
     mjtNum* A = gs->H + (size_t)m*m;
-    acs_delassusRows(gs->H, p, gs->rows, m, NULL, gs->scratch);
+    stepMatrix(gs->H, gs, p, gs->rows, m);
     for (int e=0; e < n; e++) {
       for (int u=0; u < n; u++) {
         const mjtNum* He = gs->H + (size_t)e*m;

@@ -42,6 +42,14 @@ typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
   mjtNum*  asave;                 //                                             (nefc)
   mjtNum*  scratch;               //                                             (nv)
   mjtNum*  wsave;                 // w before the step                           (nv)
+
+  // Nullable: the island's G + R, dense and scaled (ADMM's D (G + R) D), from which the step
+  // reads its matrix in place of forming it: rows r, s give gd[gdpos[r]*gdn + gdpos[s]] / (gdd[r]
+  // gdd[s]). NULL after acs_sweepLayout
+  const mjtNum* gd;
+  const int*    gdpos;            // a row's place in gd                         (nefc)
+  const mjtNum* gdd;              // the rows' scales                            (nefc)
+  int           gdn;              // gd's order
 } acsSweep;
 
 // carve the driver's workspace (count only when arena->base is NULL)

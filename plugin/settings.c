@@ -86,6 +86,8 @@ static const optionInfo kOptions[] = {
    "admm: the subspace step on the warm start first, kept if it converges (0: off)"},
   {"admm_check",       kTypeInt,    OPT(admm_check),      1, 10,      0, 0, "",
    "ADMM iterations per residual test and penalty update (and the last iteration)"},
+  {"admm_polish",      kTypeInt,    OPT(admm_polish),     0, 1000,    0, 0, "",
+   "admm: iterations between subspace steps on the iterate, kept if they converge (0: off)"},
   {"stiffness",        kTypeNum,    OPT(stiffness),       0, INFINITY, 1, 1, "N/m",
    "lagged/similar: contact stiffness (per geom: acs_stiffness@GEOM)"},
   {"dissipation",      kTypeNum,    OPT(dissipation),     0, INFINITY, 0, 1, "s/m",
@@ -142,6 +144,7 @@ void acs_defaultSettings(acsSettings* s) {
   s->admm_anderson = 5;
   s->admm_subspace = 0;
   s->admm_check = 2;
+  s->admm_polish = 10;
   s->stiffness = 1e6;
   s->dissipation = 10;
   s->stiction_tolerance = 1e-4;

@@ -123,6 +123,8 @@ static int denseRows(void) {
 #define kAAStart 10               // Anderson acceleration: from this iteration on
 #define kAAStall 20               // Anderson acceleration: off after this many measured iterations
                                   //   without a new lowest residual
+#define kPolishMax 2              // acs_admm_polish: subspace steps a solve at most
+#define kPolishBelow 1e3          // acs_admm_polish: tried below this many tolerances
 
 typedef struct admmWork_ {
   int*    island_start;           // first entry of island i in island_rows   (nisland + 1)
@@ -165,9 +167,10 @@ typedef struct admmWork_ {
   mjtNum* lambda;                 // Lambda's diagonal                        (nefc)
   mjtNum* t;                      // dof vector                               (nv)
 
-  // the subspace step on the warm start
+  // the subspace step on the warm start and the iterate
   acsSweep sub;                   // its workspace
   mjtNum* fsub;                   // the island's forces after it             (nefc)
+  int*    pos;                    // a row's place in its island              (nefc)
 } admmWork;
 
 
@@ -224,6 +227,7 @@ static void admmLayout(void* work, acsArena* arena, const acsProblem* p) {
   aw->aaGram = acs_arenaAlloc(arena, kAAMem * kAAMem, sizeof(mjtNum));
   acs_sweepLayout(&aw->sub, arena, p);
   aw->fsub  = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  aw->pos   = acs_arenaAlloc(arena, n, sizeof(int));
 
   int large = 0;
   for (int i=0; i < nisland; i++) {
@@ -829,17 +833,32 @@ static void andersonNext(admmWork* aw, const admmIsland* is, andersonState* aa, 
 // place of 3; dog: 1.7x mj_step in place of 2.1x). Kept only when it converges, the residual
 // computed afresh (into force, its NCP residual in ncp; return 1): restarting the iterations from
 // a step that only halved the residual lowered the falling humanoid's converged steps from 86% to
-// 82% on the same states, and trying the step again during the iterations made the dog's steps
-// 55% slower or more. Off by default: on the 1000:1 stack its exact solutions lead, a few steps
+// 82% on the same states, and trying the step on every iteration made the dog's steps 55% slower
+// or more (acs_admm_polish tries it on the iterate twice, once the residual is small, and on the
+// last iteration). Off by default: on the 1000:1 stack its exact solutions lead, a few steps
 // later, to a contact set that ADMM does not solve within 100 iterations (1577 from zero forces)
 static int subspaceStart(mjtNum* force, mjtNum* ncp, acsStats* stats, admmWork* aw,
                          const acsProblem* p, const admmIsland* is, mjtNum tolerance) {
   for (int j=0; j < is->n; j++) {
     aw->fsub[is->rows[j]] = force[is->rows[j]];
   }
+
+  // the step's matrix from the island's dense D (G + R) D where there is one (on the Shadow hand
+  // forming it from J and Y took 40% of the step's instructions, reading it takes 25%)
+  int adr = aw->island_Fadr[is->id];
+  if (adr >= 0) {
+    for (int j=0; j < is->n; j++) {
+      aw->pos[is->rows[j]] = j;
+    }
+    aw->sub.gd = aw->G + adr;
+    aw->sub.gdpos = aw->pos;
+    aw->sub.gdd = aw->d;
+    aw->sub.gdn = is->n;
+  }
   mjtNum ncpsub, ressub;
   int kept = acs_subspaceStep(aw->fsub, &ncpsub, &ressub, &aw->sub, aw->w, p, is->blocks, is->nb,
                               is->n);
+  aw->sub.gd = NULL;
   stats->nfactor += kept >= 0;
   if (kept <= 0 || !(ressub <= tolerance)) {
     return 0;
@@ -857,6 +876,23 @@ static int subspaceStart(mjtNum* force, mjtNum* ncp, acsStats* stats, admmWork* 
   }
   *ncp = ncpsub;
   return 1;
+}
+
+
+// acs_admm_polish k: whether this measured iteration tries the subspace step on the iterate: the
+// k-th, 2k-th, ... once the residual is within kPolishBelow tolerances (at most kPolishMax of
+// them), and the last whatever its residual. ADMM finds a contact set's active set (which contacts stick, slide or
+// separate) long before it reaches 1e-6: its tail converges linearly, a few percent an
+// iteration (22_humanoids: 1e-4 after 6 iterations, 1e-5 after 100), where one Newton step on
+// that active set ends the solve. As OSQP's solution polishing, the step is kept only when it
+// converges, and the iterations go on otherwise
+static int polishTurn(int iter, int npolish, mjtNum res, const acsSettings* s) {
+  if (s->admm_polish <= 0 || !(res > s->tolerance)) {
+    return 0;
+  }
+  return iter + 1 >= s->maxiter ||
+         (npolish < kPolishMax && iter + 1 >= s->admm_polish * (npolish + 1) &&
+          res < kPolishBelow * s->tolerance);
 }
 
 
@@ -914,7 +950,7 @@ static int solveIslandAdmm(mjtNum* force, int* niter, mjtNum* last, mjtNum* rho_
   stats->nfactor++;
 
   mjtNum resstart = res, resblow = kBlowup * mju_max(res, s->tolerance);
-  int restarted = 0;
+  int restarted = 0, npolish = 0;
   int status = -1;
   andersonState aa = {mjMIN(s->admm_anderson, kAAMem), 0, 0, 1, 0, res, 0};
   for (int iter=0; status < 0; iter++) {
@@ -960,6 +996,12 @@ static int solveIslandAdmm(mjtNum* force, int* niter, mjtNum* last, mjtNum* rho_
       continue;
     }
     islandVelocity(&resncp, &res, aw, p, is, aw->f, model);
+    if (ncp && polishTurn(iter, npolish, res, s)) {
+      npolish++;
+      if (subspaceStart(aw->f, &resncp, stats, aw, p, is, s->tolerance)) {
+        res = resncp;
+      }
+    }
     acs_islandHistory(stats, iter, resncp, done);
     if (!isfinite(res) || !isfinite(resncp)) {
       status = acsSTATUS_DIVERGED;

@@ -229,7 +229,11 @@ typedef struct acsSettings_ {
   int    admm_subspace;           // admm: first the subspace step of the Gauss-Seidel driver on
                                   //   the warm start, kept if it converges; 0 off, 1 on  default: 0
   int    admm_check;              // iterations per residual test and penalty update, [1, 10]
-                                  //                                            default: 1
+                                  //                                            default: 2
+  int    admm_polish;             // admm: the subspace step on the iterate every this-many
+                                  //   iterations once the residual is below 1000 tolerances (at
+                                  //   most 2 a solve), and on the last iteration, kept if it
+                                  //   converges; [0, 1000], 0 off                 default: 10
 
   // Irrotational Contact Fields (lagged, similar): compliant Hunt & Crossley contact
   mjtNum stiffness;               // contact stiffness k, N/m, > 0 (per-geom overrides:

@@ -51,6 +51,7 @@ class Settings:
   admm_anderson: int
   admm_subspace: int
   admm_check: int
+  admm_polish: int
   stiffness: float
   dissipation: float
   stiction_tolerance: float
