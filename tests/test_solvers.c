@@ -875,6 +875,7 @@ static void testAdmmAnderson(void) {
 static void setCheck(acsSettings* s, int lever) {
   ENSURE(s->admm_check == 2);   // the default
   s->admm_check = lever ? 3 : 1;
+  s->admm_polish = 0;           // the schedule alone (polishing ends solves at its own turns)
 }
 
 static void inspectCheck(leverTally* tl, const acsStats* st) {
