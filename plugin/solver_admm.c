@@ -880,11 +880,12 @@ static int subspaceStart(mjtNum* force, mjtNum* ncp, acsStats* stats, admmWork* 
 
 
 // acs_admm_polish k: whether this measured iteration tries the subspace step on the iterate: the
-// k-th, 2k-th, ... once the residual is within kPolishBelow tolerances (at most kPolishMax of
-// them), and the last whatever its residual. ADMM finds a contact set's active set (which contacts stick, slide or
-// separate) long before it reaches 1e-6: its tail converges linearly, a few percent an
-// iteration (22_humanoids: 1e-4 after 6 iterations, 1e-5 after 100), where one Newton step on
-// that active set ends the solve. As OSQP's solution polishing, the step is kept only when it
+// first from the k-th iteration on, the second from the 2k-th on, once the residual is within
+// kPolishBelow tolerances (at most kPolishMax such tries), and the last iteration whatever its
+// residual. ADMM finds a contact set's active set (which contacts stick, slide or separate) long
+// before it reaches 1e-6: its tail converges linearly, a few percent an iteration
+// (22_humanoids: 1e-4 after 6 iterations, 1e-5 after 100), where one Newton step on that
+// active set ends the solve. As OSQP's solution polishing, the step is kept only when it
 // converges, and the iterations go on otherwise
 static int polishTurn(int iter, int npolish, mjtNum res, const acsSettings* s) {
   if (s->admm_polish <= 0 || !(res > s->tolerance)) {
