@@ -435,10 +435,10 @@ static void testMassRatioStack(void) {
   // iterations from most starts (14 of 16 whose box speed was perturbed by up to 1.5e-5 m/s,
   // measuring every iteration; with acs_admm_check 2 steps 2 to 7 stop at the limit). admm
   // runs twice: without polishing (acs_admm_polish 0) every settled step converges; with it (the
-  // default) its exact solutions reach contact sets (9 or 7 contacts) where neither the
-  // iterations nor the step converge within the budget on a few steps: 3 of 24 runs of 4000
-  // steps from box speeds perturbed by 0 to 1.6e-5 m/s had 1 or 2 such steps (0 without), this
-  // run 1 (step 52, residual 2.1e-6)
+  // default) its exact solutions reach contact sets where neither the iterations nor the step
+  // converge within the budget on a few of the early steps: 3 of 24 runs of 4000 steps from box
+  // speeds perturbed by 0 to 1.6e-5 m/s had 1 to 3 such steps, all before step 60 (none without
+  // polishing); this run none
   for (int i=0; i <= NSOLVER; i++) {
     const char* solver = i < NSOLVER ? kSolvers[i] : "admm";
     int polish = i < NSOLVER ? -1 : 0;
@@ -466,7 +466,7 @@ static void testMassRatioStack(void) {
            polish ? "" : "(polish 0)", nmaxiter, 1000 - kStackSettled, kStackSettled, nearly,
            maxres, drift);
     if (!strcmp(solver, "admm")) {
-      ENSURE(nmaxiter <= (polish ? 2 : 0));
+      ENSURE(nmaxiter <= (polish ? 3 : 0));
       // the reported residual is re-evaluated from MuJoCo's qacc (forces of 1e3 N, velocities
       // of 1e-9: rounding moves it by a fraction of a percent of the solver's own value)
       ENSURE_LE(maxres, 1.1e-6);
@@ -489,8 +489,8 @@ static void testMassRatioStackLong(void) {
   // solver must recover (it restarts from zero forces) instead of returning a failed iterate
   // (which dropped the stack 190 m below the floor). Every step after the settling ones converges.
   // admm runs with polishing (acs_admm_polish, the default) and without: the exact solutions of
-  // the first change the trajectory (whether and when the switch comes is a draw), and 3 of its
-  // steps stop at the limit (52, 15701 and 15702: 9, 8 and 7 contacts; see testMassRatioStack)
+  // the first change the trajectory (whether and when the switch comes is a draw) and may leave a
+  // few early steps at the limit (see testMassRatioStack; this run none)
   const char* solvers[] = {"admm", "ccp-admm", "admm"};
   const int polish[] = {0, -1, -1};
   for (int i=0; i < 3; i++) {
@@ -533,8 +533,10 @@ static void testMassRatioIterations(void) {
   // from a cold start (zero forces), with an unlimited budget: Gauss-Seidel crawls on the
   // ill-conditioned Delassus matrix, ADMM does not
   // The resting state is the one ADMM reaches in 200 steps without polishing (acs_admm_polish 0):
-  // with it, the stack rests on exact solutions in a state where pgs's subspace step, from its
-  // first sweep's active set, solves the step in 2 sweeps
+  // which state the stack rests in is a draw of the trajectory, and from some pgs's subspace step
+  // finds the active set after its first sweep and solves the step in 2 sweeps (the state
+  // polishing reached in a build whose step formed its matrix from J and Y; polishing as it is
+  // reaches one where pgs takes 123865 sweeps to 1e-4)
   mjModel* m = acst_loadTestModel("stack_ratio.xml");
   if (!m) return;
   mjData* d = acst_makeData(m);
