@@ -121,10 +121,6 @@ void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p) {
   gs->asave        = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
   gs->scratch      = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
   gs->wsave        = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
-  gs->gd           = NULL;
-  gs->gdpos        = NULL;
-  gs->gdd          = NULL;
-  gs->gdn          = 0;
 }
 
 
@@ -250,16 +246,17 @@ static void luSolve(mjtNum* x, mjtNum* A, mjtNum* v, int n, int* piv, int* used)
 
 // G + R on n rows into H (n x n): read from the island's dense matrix when the caller gave one,
 // formed from J and Y otherwise
-static void stepMatrix(mjtNum* H, acsSweep* gs, const acsProblem* p, const int* rows, int n) {
-  if (!gs->gd) {
+static void stepMatrix(mjtNum* H, acsSweep* gs, const acsProblem* p, const int* rows, int n,
+                       const acsDenseG* dense) {
+  if (!dense) {
     acs_delassusRows(H, p, rows, n, NULL, gs->scratch);
     return;
   }
   for (int a=0; a < n; a++) {
-    const mjtNum* ga = gs->gd + (size_t)gs->gdpos[rows[a]] * gs->gdn;
-    mjtNum da = gs->gdd[rows[a]];
+    const mjtNum* ga = dense->g + (size_t)dense->pos[rows[a]] * dense->n;
+    mjtNum da = dense->d[rows[a]];
     for (int b=0; b < n; b++) {
-      H[a*n+b] = ga[gs->gdpos[rows[b]]] / (da * gs->gdd[rows[b]]);
+      H[a*n+b] = ga[dense->pos[rows[b]]] / (da * dense->d[rows[b]]);
     }
   }
 }
@@ -268,9 +265,10 @@ static void stepMatrix(mjtNum* H, acsSweep* gs, const acsProblem* p, const int* 
 // one subspace minimization step on the island (its w, a, ncp and res current): the Newton step
 // dx_F = -(G_FF + R_F)^-1 a_F on the rows of its active set, the other rows held, as far as the
 // active blocks stay feasible; kept, with the new w, a and residuals, if it divides the law's
-// residual res by kSubspaceGain at least. Return 1 if kept
+// residual res by kSubspaceGain at least. Return 1 if kept. dense (Nullable): the matrix to read
 static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
-                        const acsProblem* p, const island* is, int model) {
+                        const acsProblem* p, const island* is, int model,
+                        const acsDenseG* dense) {
   // unknowns, one per row of a sticking block and one per sliding contact (its normal force, the
   // friction along its present direction: f_t = c f_n), in the island's order; cols: their rows,
   // then the sliding contacts' tangential rows (the columns G is needed on)
@@ -308,12 +306,12 @@ static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
     gs->dx[j] = -gs->a[gs->rows[j]];
   }
   if (!nslide) {
-    stepMatrix(gs->H, gs, p, gs->rows, n);
+    stepMatrix(gs->H, gs, p, gs->rows, n, dense);
     acs_denseFactor(gs->H, n, kSubspacePivot);
     acs_denseSolve(gs->dx, gs->H, n);
   } else {
     mjtNum* A = gs->H + (size_t)m*m;
-    stepMatrix(gs->H, gs, p, gs->rows, m);
+    stepMatrix(gs->H, gs, p, gs->rows, m, dense);
     for (int e=0; e < n; e++) {
       for (int u=0; u < n; u++) {
         const mjtNum* He = gs->H + (size_t)e*m;
@@ -455,7 +453,7 @@ static int solveIsland(mjtNum* force, int* niter, mjtNum* last, acsStats* stats,
       } else if (iter >= next) {
         tried++;
         stats->nfactor++;
-        int kept = subspaceStep(force, &ncp, &res, gs, p, is, model);
+        int kept = subspaceStep(force, &ncp, &res, gs, p, is, model, NULL);
         next = kept && tried < kSubspaceTries ? iter + gap : INT_MAX;
         gap = gap < s->maxiter ? 2 * gap : gap;
         if (kept) {
@@ -487,7 +485,8 @@ static int solveIsland(mjtNum* force, int* niter, mjtNum* last, acsStats* stats,
 //---------------------------------- the step for other solvers -----------------------------------
 
 int acs_subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs, const mjtNum* w,
-                     const acsProblem* p, const int* blocks, int nblock, int nrow) {
+                     const acsProblem* p, const int* blocks, int nblock, int nrow,
+                     const acsDenseG* dense) {
   island is = {blocks, nblock, nrow};
   if (nrow > kSubspaceMax) {
     return -1;
@@ -498,7 +497,7 @@ int acs_subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs, cons
   }
   activeSet(gs, force, p, &is, acsMODEL_NCP);
   islandResidual(ncp, res, gs, p, &is, force, acsMODEL_NCP);
-  return subspaceStep(force, ncp, res, gs, p, &is, acsMODEL_NCP);
+  return subspaceStep(force, ncp, res, gs, p, &is, acsMODEL_NCP, dense);
 }
 
 

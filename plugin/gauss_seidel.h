@@ -42,15 +42,16 @@ typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
   mjtNum*  asave;                 //                                             (nefc)
   mjtNum*  scratch;               //                                             (nv)
   mjtNum*  wsave;                 // w before the step                           (nv)
-
-  // Nullable: the island's G + R, dense and scaled (ADMM's D (G + R) D), from which the step
-  // reads its matrix in place of forming it: rows r, s give gd[gdpos[r]*gdn + gdpos[s]] / (gdd[r]
-  // gdd[s]). NULL after acs_sweepLayout
-  const mjtNum* gd;
-  const int*    gdpos;            // a row's place in gd                         (nefc)
-  const mjtNum* gdd;              // the rows' scales                            (nefc)
-  int           gdn;              // gd's order
 } acsSweep;
+
+// an island's G + R, dense and scaled (ADMM's D (G + R) D), from which the subspace step reads
+// its matrix in place of forming it from J and Y: rows r, s give g[pos[r]*n + pos[s]] / (d[r] d[s])
+typedef struct acsDenseG_ {
+  const mjtNum* g;
+  const int*    pos;              // a row's place in g                          (nefc)
+  const mjtNum* d;                // the rows' scales                            (nefc)
+  int           n;                // g's order
+} acsDenseG;
 
 // carve the driver's workspace (count only when arena->base is NULL)
 void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p);
@@ -59,9 +60,10 @@ void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p);
 // as they stay feasible) on one island under the NCP law, from its forces force (w = Y' f on its
 // dofs, B' f in factor space): kept if it halves the island's NCP residual. Its residuals before,
 // or after when kept, in ncp (NCP) and res (the same under this law); return 1 if kept, 0 if not,
-// -1 if not tried (an island above 128 rows)
+// -1 if not tried (an island above 128 rows). dense (Nullable): the island's matrix to read
 int acs_subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs, const mjtNum* w,
-                     const acsProblem* p, const int* blocks, int nblock, int nrow);
+                     const acsProblem* p, const int* blocks, int nblock, int nrow,
+                     const acsDenseG* dense);
 
 // Projected block Gauss-Seidel (pgs family, raisim): from the start of a dual solve
 // (acs_startForces), island by island (blocks coupled through shared kinematic trees; G is

@@ -846,19 +846,13 @@ static int subspaceStart(mjtNum* force, mjtNum* ncp, acsStats* stats, admmWork* 
   // the step's matrix from the island's dense D (G + R) D where there is one (on the Shadow hand
   // forming it from J and Y took 40% of the step's instructions, reading it takes 25%)
   int adr = aw->island_Fadr[is->id];
-  if (adr >= 0) {
-    for (int j=0; j < is->n; j++) {
-      aw->pos[is->rows[j]] = j;
-    }
-    aw->sub.gd = aw->G + adr;
-    aw->sub.gdpos = aw->pos;
-    aw->sub.gdd = aw->d;
-    aw->sub.gdn = is->n;
+  acsDenseG dense = {adr >= 0 ? aw->G + adr : NULL, aw->pos, aw->d, is->n};
+  for (int j=0; adr >= 0 && j < is->n; j++) {
+    aw->pos[is->rows[j]] = j;
   }
   mjtNum ncpsub, ressub;
   int kept = acs_subspaceStep(aw->fsub, &ncpsub, &ressub, &aw->sub, aw->w, p, is->blocks, is->nb,
-                              is->n);
-  aw->sub.gd = NULL;
+                              is->n, adr >= 0 ? &dense : NULL);
   stats->nfactor += kept >= 0;
   if (kept <= 0 || !(ressub <= tolerance)) {
     return 0;

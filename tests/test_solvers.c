@@ -401,6 +401,18 @@ static void testAdmmIterativeIsland(void) {
 }
 
 
+// settings of a solve to a tight tolerance: solver, tolerance, 20000 iterations, no relative stop
+static acsSettings tightSettings(const char* solver, mjtNum tolerance) {
+  acsSettings s;
+  acs_defaultSettings(&s);
+  s.solver = acs_solverId(solver);
+  s.tolerance = tolerance;
+  s.maxiter = 20000;
+  s.rel_tolerance = 0;
+  return s;
+}
+
+
 // ADMM's x-update on a large island by Woodbury's identity (the supernodal factor of
 // K = M + J' X J) against the dense factor of F and against conjugate gradients: the step
 // problems of a wall of 24 boxes (one island of over 200 rows on 144 dofs, hyperstatic: 4
@@ -429,10 +441,7 @@ static void testAdmmWoodbury(void) {
     const char* solvers[2] = {"admm", "ccp-admm"};
     acsSettings check[2];
     for (int q=0; q < 2; q++) {
-      acs_defaultSettings(check + q);
-      check[q].solver = acs_solverId(solvers[q]);
-      check[q].tolerance = 0;
-      check[q].rel_tolerance = 0;
+      check[q] = tightSettings(solvers[q], 0);
       check[q].maxiter = 300;
       check[q].admm_check = 1;
     }
@@ -760,18 +769,6 @@ static int solveFromZero(mjtNum* f, mjtNum* a, acsStats* st, mjtNum* w, const ac
 }
 
 
-// settings of a solve to a tight tolerance: solver, tolerance, 20000 iterations, no relative stop
-static acsSettings tightSettings(const char* solver, mjtNum tolerance) {
-  acsSettings s;
-  acs_defaultSettings(&s);
-  s.solver = acs_solverId(solver);
-  s.tolerance = tolerance;
-  s.maxiter = 20000;
-  s.rel_tolerance = 0;
-  return s;
-}
-
-
 // largest difference of two velocity vectors (n), relative to the first's largest entry or 1
 static mjtNum velocityDifference(const mjtNum* a0, const mjtNum* a1, int n) {
   mjtNum amax = 0, diff = 0;
@@ -969,11 +966,9 @@ static void denseVisit(const acsProblem* p, pairScratch* sc, void* arg) {
     mjtNum ncp, res;
     mju_copy(sc->f[v], sc->a[1], n);
     acs_mulYT(sc->w, p, sc->f[v]);
-    gs.gd = v ? gd : NULL;
-    gs.gdpos = pos;
-    gs.gdd = scale;
-    gs.gdn = n;
-    kept[v] = acs_subspaceStep(sc->f[v], &ncp, &res, &gs, sc->w, p, blocks, p->nblock, n);
+    acsDenseG dense = {gd, pos, scale, n};
+    kept[v] = acs_subspaceStep(sc->f[v], &ncp, &res, &gs, sc->w, p, blocks, p->nblock, n,
+                               v ? &dense : NULL);
   }
   mjtNum fmax = 0, diff = 0;
   for (int r=0; r < n; r++) {
