@@ -511,8 +511,8 @@ static void testAdmmWoodbury(void) {
 // (0.9 times the stack's solution: its sticking contacts stay inside their cones) the Newton step
 // on that set is the solution, so the solve ends after it: one iteration, one factorization, no
 // penalty. G is nonsingular (6 rows, 6 dofs): the solution is unique, and both solves reach the
-// NCP residual 1e-10, so their forces agree to 1e-7 N. Off (the default), the same warm start
-// takes ADMM iterations
+// NCP residual 1e-10, so their forces agree to 1e-7 N. Off, the same warm start takes ADMM
+// iterations
 static void testAdmmSubspaceStart(void) {
   acstProblem t;
   stack(&t, 1, 1, 8);
@@ -523,7 +523,7 @@ static void testAdmmSubspaceStart(void) {
   for (int on=0; on < 2; on++) {
     acsSettings s;
     acs_defaultSettings(&s);
-    ENSURE(s.admm_subspace == 0);
+    ENSURE(s.admm_subspace == 1);   // the default
     s.solver = acsSOL_ADMM;
     s.tolerance = 1e-10;
     s.admm_subspace = on;
@@ -554,13 +554,16 @@ static void testAdmmSubspaceStart(void) {
 // ADMM carries its penalty from one solve to the next (acsSolverState). With the penalty updates
 // off (admm_factor 0) a solve ends with the penalty it started with: the spectral rule from a
 // reset state, the carried penalty when there is one (and the warm start is kept), and
-// acs_defaultSolverState forgets it again. Exact: no arithmetic touches rho then
+// acs_defaultSolverState forgets it again. Exact: no arithmetic touches rho then. Without the
+// subspace start (acs_admm_subspace 0): with it, the warm starts below (the solution's active
+// set) end their solves before any penalty is chosen
 static void testAdmmCarriedPenalty(void) {
   acstProblem t;
   stack(&t, 1, 1, 8);
   acsSettings s;
   acs_defaultSettings(&s);
   s.solver = acsSOL_ADMM;
+  s.admm_subspace = 0;
   s.admm_factor = 0;
   s.tolerance = 1e-10;
   s.maxiter = 100000;
