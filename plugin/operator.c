@@ -50,8 +50,32 @@ void acs_blockDelassus(mjtNum* G, const acsProblem* p, int k) {
 }
 
 
+// rows whose entries share one column pattern are dotted with a scattered row together (the rows
+// of a contact: its two bodies' chains): its pattern and the scattered entries are read once for
+// all of them. Up to kRunRows rows per run; lists longer than kRunList take runs of one row
+#define kRunRows 3
+#define kRunList 256
+
+// does left row r2 have the column pattern of left row r1
+static int samePattern(const acsProblem* p, int r1, int r2) {
+  const int *c1, *c2;
+  const mjtNum *v1, *v2;
+  int n1 = acs_rowL(&c1, &v1, p, r1), n2 = acs_rowL(&c2, &v2, p, r2);
+  return n1 == n2 && (c1 == c2 || !memcmp(c1, c2, sizeof(int) * n1));
+}
+
+
 void acs_delassusRows(mjtNum* H, const acsProblem* p, const int* rows, int n, const mjtNum* d,
                       mjtNum* scratch) {
+  // run[a]: rows from a on (at most kRunRows) sharing row a's column pattern
+  unsigned char run[kRunList];
+  if (n <= kRunList) {
+    for (int a=n-1; a >= 0; a--) {
+      run[a] = a + 1 < n && run[a+1] < kRunRows && samePattern(p, rows[a], rows[a+1]) ?
+               run[a+1] + 1 : 1;
+    }
+  }
+
   mju_zero(scratch, p->nv);
   for (int b=0; b < n; b++) {
     // right row rows[b], scattered
@@ -62,16 +86,41 @@ void acs_delassusRows(mjtNum* H, const acsProblem* p, const int* rows, int n, co
       scratch[cb[c]] = yb[c];
     }
 
-    // its products with left rows a >= b
-    for (int a=b; a < n; a++) {
+    // its products with left rows a >= b, a run of rows sharing a pattern at a time (the sums in
+    // the same order as row by row)
+    for (int a=b; a < n; ) {
+      int m = n <= kRunList ? run[a] : 1;
       const int* ca;
-      const mjtNum* ja;
-      int na = acs_rowL(&ca, &ja, p, rows[a]);
-      mjtNum g = 0;
-      for (int c=0; c < na; c++) {
-        g += ja[c] * scratch[ca[c]];
+      const mjtNum* ja[kRunRows];
+      int na = acs_rowL(&ca, ja, p, rows[a]);
+      for (int i=1; i < m; i++) {
+        const int* ci;
+        acs_rowL(&ci, ja + i, p, rows[a+i]);
       }
-      H[a*n+b] = H[b*n+a] = d ? d[rows[a]] * g * d[rows[b]] : g;
+      mjtNum g[kRunRows] = {0};
+      if (m == 3) {
+        const mjtNum *j0 = ja[0], *j1 = ja[1], *j2 = ja[2];
+        mjtNum g0 = 0, g1 = 0, g2 = 0;
+        for (int c=0; c < na; c++) {
+          mjtNum sc = scratch[ca[c]];
+          g0 += j0[c] * sc;
+          g1 += j1[c] * sc;
+          g2 += j2[c] * sc;
+        }
+        g[0] = g0;
+        g[1] = g1;
+        g[2] = g2;
+      } else {
+        for (int c=0; c < na; c++) {
+          mjtNum sc = scratch[ca[c]];
+          for (int i=0; i < m; i++) {
+            g[i] += ja[i][c] * sc;
+          }
+        }
+      }
+      for (int i=0; i < m; i++, a++) {
+        H[a*n+b] = H[b*n+a] = d ? d[rows[a]] * g[i] * d[rows[b]] : g[i];
+      }
     }
     for (int c=0; c < nb; c++) {
       scratch[cb[c]] = 0;

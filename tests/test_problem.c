@@ -487,12 +487,83 @@ static void testConsistentStabilizationTwoContacts(void) {
 }
 
 
+// acs_delassusRows (the dense G + R of a list of rows, scaled, for ADMM's islands, the subspace
+// step and the stabilization's projection) dots a run of rows sharing a column pattern (a
+// contact's rows) with each scattered row together: every entry is the sparse dot product of
+// acs_delassus, the same products summed in the same order, exactly (==; the scatter adds only
+// signed zeros besides). Row lists in the problem's order, reversed, every other row and from the
+// middle of a contact (runs cut at both ends), on the lying humanoid and 22_humanoids (nefc above
+// the 256 rows of the runs' table: rows one at a time)
+static void testDelassusRows(void) {
+  const char* models[2] = {"humanoid.xml", "22_humanoids.xml"};
+  for (int im=0; im < 2; im++) {
+    mjModel* m = acst_loadSharedModel(models[im]);
+    if (!m) return;
+    mjData* d = mj_makeData(m);
+    mj_resetDataKeyframe(m, d, 0);
+    acsContext* ctx = acst_makeContext(m, "pgs");
+    for (int t=0; t < 300; t++) {
+      ENSURE(acs_step(m, d, ctx) != acsSTATUS_ERROR);
+    }
+    ENSURE(acs_forward(m, d, ctx) != acsSTATUS_ERROR);
+    const acsProblem* p = &ctx->problem;
+    int nefc = p->nefc;
+    ENSURE(nefc >= (im ? 257 : 30));
+    int* rows = mju_malloc(sizeof(int) * nefc);
+    mjtNum* G = mju_malloc(sizeof(mjtNum) * nefc * nefc);
+    mjtNum* scale = mju_malloc(sizeof(mjtNum) * nefc);
+    mjtNum* scratch = mju_malloc(sizeof(mjtNum) * p->nv);
+    for (int r=0; r < nefc; r++) {
+      scale[r] = 1 + 0.1 * (r % 7);
+    }
+    int nwrong = 0, nentry = 0;
+    for (int order=0; order < 4; order++) {
+      int n = 0;
+      for (int r=0; r < nefc; r++) {
+        if (order == 0 || (order == 2 && r % 2 == 0) || (order == 3 && r > 0)) {
+          rows[n++] = r;
+        } else if (order == 1) {
+          rows[n++] = nefc - 1 - r;
+        }
+      }
+      for (int sc=0; sc < 2; sc++) {
+        const mjtNum* ds = sc ? scale : NULL;
+        acs_delassusRows(G, p, rows, n, ds, scratch);
+        for (int a=0; a < n; a++) {
+          for (int b=0; b <= a; b++) {
+            int ra = rows[a], rb = rows[b];
+            mjtNum g = acs_delassus(p, ra, rb);
+            mjtNum ref = ds ? ds[ra] * g * ds[rb] : g;
+            if (a == b && p->R) {
+              ref += ds ? ds[ra] * p->R[ra] * ds[ra] : p->R[ra];
+            }
+            nwrong += !(G[a*n+b] == ref && G[b*n+a] == ref);
+            nentry++;
+          }
+        }
+      }
+    }
+    printf("  %s: %d rows, %d entries, %d differ from the sparse dot products\n", models[im],
+           nefc, nentry, nwrong);
+    ENSURE(nwrong == 0);
+    mju_free(scratch);
+    mju_free(scale);
+    mju_free(G);
+    mju_free(rows);
+    acs_deleteContext(ctx);
+    mj_deleteData(d);
+    mj_deleteModel(m);
+  }
+}
+
+
 int main(int argc, char** argv) {
   acstTest tests[] = {
     TEST(testRows),
     TEST(testBias),
     TEST(testCompliance),
     TEST(testFactorRows),
+    TEST(testDelassusRows),
     TEST(testConsistentStabilization),
     TEST(testConsistentStabilizationTwoContacts),
   };
