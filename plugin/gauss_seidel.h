@@ -32,12 +32,16 @@ typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
   mjtNum*  H;                     // G on those rows; the step's matrix  (2 x largest n_i^2)
   mjtNum*  dx;                    // the step per unknown                        (nefc)
   mjtNum*  rhs;                   // its right side (sliding contacts)           (nefc)
-  mjtNum*  df;                    // the step per row                            (nefc)
+  mjtNum*  df;                    // the step per row (a sliding condim-3
+                                  //   contact: normal force, friction angle)    (nefc)
   int*     slot_t;                // sliding unknown: its tangential rows' place
                                   //   in rows; -1 otherwise                      (nefc)
   int*     slot_n;                // sliding unknown: its tangential rows        (nefc)
   mjtNum*  slot_c;                // sliding contact's rows: f_j = c_j f_n, by row (nefc)
-  int*     piv;                   // elimination scratch                         (2 nefc)
+  int*     slot_k;                // sliding unknown: its block                  (nefc)
+  int      angles;                // the step in progress solves the sliding condim-3
+                                  //   contacts' friction angles
+  int*     piv;                   // the angles' contacts, elimination scratch   (3 nefc)
   mjtNum*  fsave;                 // the island's force and a before the step    (nefc)
   mjtNum*  asave;                 //                                             (nefc)
   mjtNum*  scratch;               //                                             (nv)

@@ -308,6 +308,46 @@ static void testSlideOffCenter(void) {
 }
 
 
+// the subspace step on a sliding condim-3 contact (the off-center slide above: G_nt != 0, the slip
+// not along the push) from forces on the cone at 15 degrees from the solution's friction: its
+// friction's angle an unknown, the Newton steps converge to the NCP solution, to 1e-9 within 4
+// calls (measured: 2, the first leaving 2.2e-9 after its three Newton steps, the second 1.2e-14).
+// With the direction held (the angle's unknown taken out) the step fixes the normal force alone
+// and is not kept: the residual stays at 0.34, 15 degrees of friction of 1.2 N being wrong
+static void testSubspaceAngle(void) {
+  const mjtNum r[1][3] = {{0.1, 0.05, -0.1}};
+  mjtNum acc[6] = {3, -6, -G, 0, 0, 0};
+  mjtNum mu = 0.3;
+  acstProblem t;
+  boxCorners(&t, 1, r, mu, acc);
+  const acsProblem* p = &t.p;
+  mjtNum fstar[3] = {0, 0, 0};
+  solveOk(fstar, NULL, p, "pgs");
+  acsSweep gs;
+  acsArena count = {NULL, 0};
+  acs_sweepLayout(&gs, &count, p);
+  void* buf = mju_malloc(count.used);
+  acsArena arena = {buf, 0};
+  acs_sweepLayout(&gs, &arena, p);
+  mjtNum phi = atan2(fstar[2], fstar[1]) + 15 * mjPI / 180;
+  mjtNum ft = mu * fstar[0] * (1 + 1e-12);     // on the cone's edge, not inside by rounding
+  mjtNum f[3] = {fstar[0], ft * cos(phi), ft * sin(phi)}, w[6];
+  mjtNum ncp = 0, res = 0;
+  int block = 0, nstep = 0;
+  while (nstep < 4 && !(res <= 1e-9 && nstep > 0)) {
+    acs_mulYT(w, p, f);
+    ENSURE(acs_subspaceStep(f, &ncp, &res, &gs, w, p, &block, 1, 3, NULL) == 1);
+    nstep++;
+  }
+  printf("  subspace step with the friction's angle: residual %.2e after %d steps\n", res, nstep);
+  ENSURE(res <= 1e-9);
+  for (int i=0; i < 3; i++) {
+    ENSURE_NEAR(f[i], fstar[i], 1e-6 * fstar[0]);   // a residual of 1e-9 on forces of 10 N
+  }
+  mju_free(buf);
+}
+
+
 static void testHyperstaticBox(void) {
   // four corners of a resting box: forces are not unique, but for every law they carry the
   // weight with zero net torque and leave every corner at rest. Tolerance 1e-9 (forces of 2.5 N:
@@ -1235,6 +1275,7 @@ int main(int argc, char** argv) {
     TEST(testSlideFromRest),
     TEST(testSlideMovingAndSeparate),
     TEST(testSlideOffCenter),
+    TEST(testSubspaceAngle),
     TEST(testHyperstaticBox),
     TEST(testCoupledStack),
     TEST(testSubspaceSliding),
