@@ -142,7 +142,7 @@ void acs_defaultSettings(acsSettings* s) {
   s->admm_factor = 0.05;
   s->admm_ratio = 10;
   s->admm_anderson = 5;
-  s->admm_subspace = 1;
+  s->admm_subspace = 0;
   s->admm_check = 2;
   s->admm_polish = 10;
   s->stiffness = 1e6;

@@ -835,9 +835,13 @@ static void andersonNext(admmWork* aw, const admmIsland* is, andersonState* aa, 
 // a step that only halved the residual lowered the falling humanoid's converged steps from 86% to
 // 82% on the same states, and trying the step on every iteration made the dog's steps 55% slower
 // or more (acs_admm_polish tries it on the iterate twice, once the residual is small, and on the
-// last iteration). On by default: over perturbed runs the lying humanoid's steps took 22% less
-// time, 22_humanoids' 15%, the squat's 5%, the dog's 4% more (most of its tries fail; README).
-// A try that fails leaves force, w and a as they were
+// last iteration). A try that fails leaves force, w and a as they were. Off by default: on a
+// hyperstatic resting set the step returns one of the many force distributions, with internal
+// forces (the evidence suite's dragged cube at stiction: 0.48 N across its corners, where ADMM's
+// own answer has none, as in Le Lidec et al.'s Fig. 12); on, the lying humanoid's steps took
+// 22% less time and 22_humanoids' 15% (README). Keeping only minimum-norm steps (the null space
+// of the dropped rows projected out, the step refused when that leaves a cone) made the lying
+// humanoid's tries fail: 52.7 us a step against 46.2 us off
 static int subspaceStart(mjtNum* force, mjtNum* ncp, acsStats* stats, admmWork* aw,
                          const acsProblem* p, const admmIsland* is, mjtNum tolerance) {
   for (int j=0; j < is->n; j++) {

@@ -551,8 +551,8 @@ static void testAdmmWoodbury(void) {
 // (0.9 times the stack's solution: its sticking contacts stay inside their cones) the Newton step
 // on that set is the solution, so the solve ends after it: one iteration, one factorization, no
 // penalty. G is nonsingular (6 rows, 6 dofs): the solution is unique, and both solves reach the
-// NCP residual 1e-10, so their forces agree to 1e-7 N. Off, the same warm start takes ADMM
-// iterations
+// NCP residual 1e-10, so their forces agree to 1e-7 N. Off (the default), the same warm start
+// takes ADMM iterations
 static void testAdmmSubspaceStart(void) {
   acstProblem t;
   stack(&t, 1, 1, 8);
@@ -563,7 +563,7 @@ static void testAdmmSubspaceStart(void) {
   for (int on=0; on < 2; on++) {
     acsSettings s;
     acs_defaultSettings(&s);
-    ENSURE(s.admm_subspace == 1);   // the default
+    ENSURE(s.admm_subspace == 0);   // the default
     s.solver = acsSOL_ADMM;
     s.tolerance = 1e-10;
     s.admm_subspace = on;
