@@ -319,10 +319,11 @@ static mjtNum unknownProduct(const acsSweep* gs, const acsProblem* p, const mjtN
 // where its feet slid (the sweeps turn the friction slowly). Measured (perturbed runs, mean step
 // time; README): pgs's steps converged on the squat 70% -> 77% (16 runs), the lying humanoid 94%
 // -> 97% (16), 22_humanoids 59% -> 64% (8), the dog 35% -> 37% (8), each step 7% to 13% slower
-// (more and larger factorizations); admm (its polishing and start) on the squat 95% -> 96%, the
-// dog 66% -> 74%, 22_humanoids 88% -> 90%, 1% to 5% faster. Trying the held direction first and
-// the angles after it left the squat at 72%; the held direction again after an angle step that
-// failed gained nothing. Return 1 if kept. dense (Nullable): the matrix to read
+// (more and larger factorizations); admm's polishing on 22_humanoids 89% -> 91%, the squat 95%
+// -> 96%, the dog a draw (24 runs: 73% -> 66% with every joint perturbed, 69% -> 72% with one).
+// Trying the held direction first and the angles after it left the squat at 72%; the held
+// direction again after an angle step that failed gained nothing. Return 1 if kept. dense
+// (Nullable): the matrix to read
 static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
                         const acsProblem* p, const island* is, int model,
                         const acsDenseG* dense, int angles) {
