@@ -64,7 +64,8 @@ void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p);
 // as they stay feasible) on one island under the NCP law, from its forces force (w = Y' f on its
 // dofs, B' f in factor space): kept if it halves the island's NCP residual. Its residuals before,
 // or after when kept, in ncp (NCP) and res (the same under this law); return 1 if kept, 0 if not,
-// -1 if not tried (an island above 128 rows). dense (Nullable): the island's matrix to read
+// -1 if not tried (an island above 128 rows). Sliding condim-3 contacts' friction angles are
+// unknowns too (maximal dissipation). dense (Nullable): the island's matrix to read
 int acs_subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs, const mjtNum* w,
                      const acsProblem* p, const int* blocks, int nblock, int nrow,
                      const acsDenseG* dense);

@@ -242,6 +242,17 @@ static void boxCorners(acstProblem* t, int ncorner, const mjtNum (*r)[3], mjtNum
 }
 
 
+// the Gauss-Seidel driver's workspace for p carved from a new buffer (returned: mju_free it)
+static void* sweepWorkspace(acsSweep* gs, const acsProblem* p) {
+  acsArena count = {NULL, 0};
+  acs_sweepLayout(gs, &count, p);
+  void* buf = mju_malloc(count.used);
+  acsArena arena = {buf, 0};
+  acs_sweepLayout(gs, &arena, p);
+  return buf;
+}
+
+
 static void testSlideOffCenter(void) {
   // one corner of a box pushed sideways: G_nt != 0, so the slip is not along the push (G_tn is
   // along (r_x, r_y) = (2, 1); the push (1, -2) is across it, where RaiSim's error shows)
@@ -324,11 +335,7 @@ static void testSubspaceAngle(void) {
   mjtNum fstar[3] = {0, 0, 0};
   solveOk(fstar, NULL, p, "pgs");
   acsSweep gs;
-  acsArena count = {NULL, 0};
-  acs_sweepLayout(&gs, &count, p);
-  void* buf = mju_malloc(count.used);
-  acsArena arena = {buf, 0};
-  acs_sweepLayout(&gs, &arena, p);
+  void* buf = sweepWorkspace(&gs, p);
   mjtNum phi = atan2(fstar[2], fstar[1]) + 15 * mjPI / 180;
   mjtNum ft = mu * fstar[0] * (1 + 1e-12);     // on the cone's edge, not inside by rounding
   mjtNum f[3] = {fstar[0], ft * cos(phi), ft * sin(phi)}, w[6];
@@ -998,11 +1005,7 @@ static void denseVisit(const acsProblem* p, pairScratch* sc, void* arg) {
   }
   acs_delassusRows(gd, p, pos, n, scale, sc->w);
   acsSweep gs;
-  acsArena count = {NULL, 0};
-  acs_sweepLayout(&gs, &count, p);
-  void* buf = mju_malloc(count.used);
-  acsArena arena = {buf, 0};
-  acs_sweepLayout(&gs, &arena, p);
+  void* buf = sweepWorkspace(&gs, p);
   int kept[2];
   mju_copy(sc->a[1], sc->f[0], n);   // the iterate both steps start from
   for (int v=0; v < 2; v++) {
