@@ -282,6 +282,16 @@ static void stepMatrix(mjtNum* H, acsSweep* gs, const acsProblem* p, const int* 
 }
 
 
+// the friction angle of the sliding condim-3 contact of block k whose rows start at adr, from its
+// force per unit normal force (slot_c): cos phi, sin phi
+static void frictionAngle(mjtNum* c, mjtNum* sn, const acsSweep* gs, const acsProblem* p, int k,
+                          int adr) {
+  const mjtNum* mu = p->block_mu + 5*k;
+  *c = gs->slot_c[adr+1] / mu[0];
+  *sn = gs->slot_c[adr+2] / mu[1];
+}
+
+
 // (H V_u)[q]: row q of H (m columns) times unknown u's force direction V_u. Unknowns below n: a
 // sticking row (its unit vector), or a sliding contact's normal force with its friction along
 // c (f_t = c f_n); from n on: the angle of a sliding condim-3 contact (V = df/dphi)
@@ -292,8 +302,9 @@ static mjtNum unknownProduct(const acsSweep* gs, const acsProblem* p, const mjtN
     int j = gs->piv[u - n];                 // its normal force's unknown
     int t = gs->slot_t[j], adr = gs->rows[j];
     const mjtNum* mu = p->block_mu + 5*gs->slot_k[j];
-    mjtNum fn = force[adr], c = gs->slot_c[adr+1] / mu[0], sn = gs->slot_c[adr+2] / mu[1];
-    return fn * (-mu[0] * sn * Hq[t] + mu[1] * c * Hq[t+1]);
+    mjtNum c, sn;
+    frictionAngle(&c, &sn, gs, p, gs->slot_k[j], adr);
+    return force[adr] * (-mu[0] * sn * Hq[t] + mu[1] * c * Hq[t+1]);
   }
   mjtNum v = Hq[u];
   int t = gs->slot_t[u];
@@ -401,7 +412,8 @@ static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
       for (int i=0; i < nang; i++) {
         int j = gs->piv[i], t = gs->slot_t[j], adr = gs->rows[j], e = n + i;
         const mjtNum* mu = p->block_mu + 5*gs->slot_k[j];
-        mjtNum c = gs->slot_c[adr+1] / mu[0], sn = gs->slot_c[adr+2] / mu[1];
+        mjtNum c, sn;
+        frictionAngle(&c, &sn, gs, p, gs->slot_k[j], adr);
         mjtNum a1 = gs->a[adr+1], a2 = gs->a[adr+2];
         for (int u=0; u < N; u++) {
           A[e*N+u] = mu[0] * sn * unknownProduct(gs, p, force, gs->H, m, n, t, u) -
@@ -442,9 +454,10 @@ static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
         mju_copy(fold, force + adr, dim);
         if (angleContact(gs, p, k)) {
           const mjtNum* mu = p->block_mu + 5*k;
+          mjtNum c, sn;
+          frictionAngle(&c, &sn, gs, p, k, adr);
           mjtNum fn = force[adr] + t * gs->df[adr];
-          mjtNum phi = atan2(gs->slot_c[adr+2] / mu[1], gs->slot_c[adr+1] / mu[0]) +
-                       t * gs->df[adr+1];
+          mjtNum phi = atan2(sn, c) + t * gs->df[adr+1];
           force[adr] = fn;
           force[adr+1] = fn * mu[0] * cos(phi);
           force[adr+2] = fn * mu[1] * sin(phi);
