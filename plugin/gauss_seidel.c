@@ -57,6 +57,10 @@
 // (the matrix formed once): a step from 15 degrees off leaves a second-order normal velocity
 #define kAngleSteps 3
 
+// active sets a subspace step passes through at most: a step cut short by a bound moves the
+// blocks that stopped it to the other side and goes on
+#define kActivePasses 8
+
 
 // does force f of block k hold its constraint with equality (its rows free in the subspace step):
 // an equality, a limit or condim-1 contact pushing, friction loss inside its bound, a contact
@@ -112,6 +116,8 @@ void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p) {
   gs->island_block = acs_arenaAlloc(arena, p->nblock, sizeof(int));
   gs->island_start = acs_arenaAlloc(arena, nisland + 1, sizeof(int));
   gs->active       = acs_arenaAlloc(arena, p->nblock, 1);
+  gs->asetsave     = acs_arenaAlloc(arena, p->nblock, 1);
+  gs->blocked      = acs_arenaAlloc(arena, p->nblock, 1);
   gs->rows         = acs_arenaAlloc(arena, p->nefc, sizeof(int));
   gs->H            = acs_arenaAlloc(arena, 2*nH, sizeof(mjtNum));
   gs->dx           = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
@@ -168,29 +174,34 @@ static int angleContact(const acsSweep* gs, const acsProblem* p, int k) {
 }
 
 
-// is every active block of the island feasible at force + t df (df: the step, per row)
+// is active block k feasible at force + t df (df: the step, per row)
+static int blockFeasibleAt(mjtNum t, const acsSweep* gs, const acsProblem* p, int k,
+                           const mjtNum* force, int model) {
+  int adr = p->block_adr[k], dim = p->block_dim[k];
+  if (angleContact(gs, p, k)) {       // on the cone's edge at any angle: pushing is enough
+    return force[adr] + t * gs->df[adr] > 0;
+  }
+  mjtNum f[6], fp[6];
+  for (int r=0; r < dim; r++) {
+    f[r] = fp[r] = force[adr+r] + t * gs->df[adr+r];
+  }
+  acs_projectBlock(fp, p, k, model);
+  for (int r=0; r < dim; r++) {
+    if (mju_abs(fp[r] - f[r]) > 1e-12 * (1 + mju_abs(f[0]))) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
+// is every active block of the island feasible at force + t df
 static int feasibleAt(mjtNum t, const acsSweep* gs, const acsProblem* p, const island* is,
                       const mjtNum* force, int model) {
   for (int b=0; b < is->nblock; b++) {
-    int k = is->block[b], adr = p->block_adr[k], dim = p->block_dim[k];
-    if (!gs->active[k]) {
-      continue;
-    }
-    if (angleContact(gs, p, k)) {     // on the cone's edge at any angle: pushing is enough
-      if (!(force[adr] + t * gs->df[adr] > 0)) {
-        return 0;
-      }
-      continue;
-    }
-    mjtNum f[6], fp[6];
-    for (int r=0; r < dim; r++) {
-      f[r] = fp[r] = force[adr+r] + t * gs->df[adr+r];
-    }
-    acs_projectBlock(fp, p, k, model);
-    for (int r=0; r < dim; r++) {
-      if (mju_abs(fp[r] - f[r]) > 1e-12 * (1 + mju_abs(f[0]))) {
-        return 0;
-      }
+    int k = is->block[b];
+    if (gs->active[k] && !blockFeasibleAt(t, gs, p, k, force, model)) {
+      return 0;
     }
   }
   return 1;
@@ -315,34 +326,18 @@ static mjtNum unknownProduct(const acsSweep* gs, const acsProblem* p, const mjtN
 }
 
 
-// one subspace minimization step on the island (its w, a, ncp and res current): the Newton step
-// on the rows of its active set, the other rows held, as far as the active blocks stay feasible;
-// kept, with the new w, a and residuals, if it divides the law's residual res by kSubspaceGain at
-// least. Sticking rows: velocity zero, dx_F = -(G_FF + R_F)^-1 a_F. A sliding contact: its normal
-// velocity zero, its friction on the cone's edge; with condim 4 or 6 along its present direction
-// (f_t = c f_n, one unknown). With angles (the NCP solvers; RaiSim keeps its own friction
-// direction, which is not the NCP's), a sliding condim-3 contact's friction angle phi on the cone
-// is a second unknown, and up to kAngleSteps Newton steps (G formed once) solve the maximal
-// dissipation's direction too: f_t opposite to the slip, g = mu_1 a_1 sin phi - mu_2 a_2 cos phi
-// = 0, linearized in phi and a, the forces then turned on the cone exactly (the normal velocity
-// the turn leaves is second order, 0.06 m/s^2 after 15 degrees on a box's corner, which the next
-// step removes). With the direction held, the steps shrank a humanoid's residual by a third each
-// where its feet slid (the sweeps turn the friction slowly). Measured (perturbed runs, mean step
-// time; README): pgs's steps converged on the squat 70% -> 77% (16 runs), the lying humanoid 94%
-// -> 97% (16), 22_humanoids 59% -> 64% (8), the dog 35% -> 37% (8), each step 7% to 13% slower
-// (more and larger factorizations); admm's polishing on 22_humanoids 89% -> 91%, the squat 95%
-// -> 96%, the dog a draw (24 runs: 73% -> 66% with every joint perturbed, 69% -> 72% with one).
-// Trying the held direction first and the angles after it left the squat at 72%; the held
-// direction again after an angle step that failed gained nothing. Return 1 if kept. dense
-// (Nullable): the matrix to read
-static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
-                        const acsProblem* p, const island* is, int model,
-                        const acsDenseG* dense, int angles) {
+// the Newton step of the subspace minimization on the island's active set (gs->active), from
+// force, as far as the active blocks stay feasible (see subspaceStep); w, a, ncp and res updated.
+// Return the number of active blocks that cut the step short (flagged in gs->blocked: 1 a sticking
+// contact whose friction reached its cone's edge, 2 another bound), -1 if the set has no unknowns;
+// len: the step length taken
+static int activeSetStep(mjtNum* len, mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
+                         const acsProblem* p, const island* is, int model,
+                         const acsDenseG* dense) {
   // unknowns, one per row of a sticking block and one per sliding contact (its normal force, the
   // friction along its present direction: f_t = c f_n), in the island's order; cols: their rows,
   // then the sliding contacts' tangential rows (the columns G is needed on)
   int n = 0, nslide = 0;
-  gs->angles = angles;
   for (int j=0; j < is->nblock; j++) {
     int k = is->block[j], adr = p->block_adr[k];
     for (int r=0; gs->active[k] == 1 && r < p->block_dim[k]; r++) {
@@ -357,7 +352,7 @@ static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
     }
   }
   if (n == 0) {
-    return 0;
+    return -1;
   }
   int m = n, nang = 0;
   for (int j=0; j < n; j++) {
@@ -373,15 +368,8 @@ static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
   }
   int N = n + nang;
 
-  // the island's forces, velocities and w before the step
-  for (int j=0; j < is->nblock; j++) {
-    int adr = p->block_adr[is->block[j]], dim = p->block_dim[is->block[j]];
-    mju_copy(gs->fsave + adr, force + adr, dim);
-    mju_copy(gs->asave + adr, gs->a + adr, dim);
-  }
-  mju_copy(gs->wsave, gs->w, p->nv);
-
-  mjtNum ncpnew = *ncp, resnew = *res;
+  int nblocked = 0;
+  *len = 0;
   for (int step=0; step < (nang ? kAngleSteps : 1); step++) {
     // the sliding contacts' friction per unit normal force, as it is now
     for (int j=0; j < n; j++) {
@@ -446,7 +434,20 @@ static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
     // take it as far as the active blocks stay feasible (a step that leaves a cone, projected
     // back, breaks the linear solution it was: the velocities it leaves can be 1e7 times
     // larger); w and the island's velocity updated
-    mjtNum t = stepLength(gs, p, is, force, model);
+    *len = stepLength(gs, p, is, force, model);
+    nblocked = 0;
+    for (int j=0; *len < 1 && j < is->nblock; j++) {   // the blocks that stopped the step
+      int k = is->block[j], adr = p->block_adr[k];
+      mjtNum tb = mju_min(1, *len + 1.0/1024);
+      gs->blocked[k] = 0;
+      if (gs->active[k] && !blockFeasibleAt(tb, gs, p, k, force, model)) {
+        int cone = p->block_type[k] == acsBLOCK_CONTACT && gs->active[k] == 1 &&
+                   p->block_dim[k] >= 3 && force[adr] + tb * gs->df[adr] > 0 &&
+                   acsu_coneNorm(force + adr, p->block_mu + 5*k, p->block_dim[k]) > 0;
+        gs->blocked[k] = cone ? 1 : 2;
+        nblocked++;
+      }
+    }
     for (int j=0; j < is->nblock; j++) {
       int k = is->block[j], adr = p->block_adr[k], dim = p->block_dim[k];
       if (gs->active[k]) {
@@ -456,14 +457,14 @@ static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
           const mjtNum* mu = p->block_mu + 5*k;
           mjtNum c, sn;
           frictionAngle(&c, &sn, gs, p, k, adr);
-          mjtNum fn = force[adr] + t * gs->df[adr];
-          mjtNum phi = atan2(sn, c) + t * gs->df[adr+1];
+          mjtNum fn = force[adr] + *len * gs->df[adr];
+          mjtNum phi = atan2(sn, c) + *len * gs->df[adr+1];
           force[adr] = fn;
           force[adr+1] = fn * mu[0] * cos(phi);
           force[adr+2] = fn * mu[1] * sin(phi);
         } else {
           for (int r=0; r < dim; r++) {
-            force[adr+r] += t * gs->df[adr+r];
+            force[adr+r] += *len * gs->df[adr+r];
           }
         }
         acs_projectBlock(force + adr, p, k, model);   // rounding only
@@ -473,27 +474,121 @@ static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
         acs_addYTBlock(gs->w, p, k, df);
       }
     }
-    mjtNum resprev = resnew;
-    islandResidual(&ncpnew, &resnew, gs, p, is, force, model);
+    mjtNum resprev = *res;
+    islandResidual(ncp, res, gs, p, is, force, model);
 
     // another step while the residual falls (the first step from a turned friction may gain
     // little: its normal velocity is off by the rotation's second order)
-    if (!(t > 0) || !(resnew < resprev)) {
+    if (!(*len > 0) || *len < 1 || !(*res < resprev)) {
       break;
     }
   }
+  return nblocked;
+}
+
+
+// the blocks that cut a step short change sides: a sticking contact whose friction reached its
+// cone's edge slides on it (its friction scaled onto the edge), one whose normal force reached
+// zero, a limit at zero or a friction loss at its bound is held (a contact or limit let go); w
+// updated
+static void changeSides(mjtNum* force, acsSweep* gs, const acsProblem* p, const island* is) {
+  for (int j=0; j < is->nblock; j++) {
+    int k = is->block[j], adr = p->block_adr[k], dim = p->block_dim[k];
+    if (!gs->blocked[k]) {
+      continue;
+    }
+    mjtNum df[6] = {0};
+    if (gs->blocked[k] == 1) {          // friction on the cone's edge: sliding
+      mjtNum norm = acsu_coneNorm(force + adr, p->block_mu + 5*k, dim);
+      for (int r=1; r < dim; r++) {
+        df[r] = force[adr+r] * (force[adr] / norm - 1);
+      }
+      gs->active[k] = 2;
+    } else {                            // another bound: held, a contact or limit let go
+      if (p->block_type[k] == acsBLOCK_CONTACT || p->block_type[k] == acsBLOCK_LIMIT) {
+        for (int r=0; r < dim; r++) {
+          df[r] = -force[adr+r];
+        }
+      }
+      gs->active[k] = 0;
+    }
+    for (int r=0; r < dim; r++) {
+      force[adr+r] += df[r];
+    }
+    gs->blocked[k] = 0;
+    acs_addYTBlock(gs->w, p, k, df);
+  }
+}
+
+
+// one subspace minimization step on the island (its w, a, ncp and res current): the Newton step
+// on the rows of its active set, the other rows held, as far as the active blocks stay feasible;
+// kept, with the new w, a and residuals, if it divides the law's residual res by kSubspaceGain at
+// least. Sticking rows: velocity zero, dx_F = -(G_FF + R_F)^-1 a_F. A sliding contact: its normal
+// velocity zero, its friction on the cone's edge; with condim 4 or 6 along its present direction
+// (f_t = c f_n, one unknown). With angles (the NCP solvers; RaiSim keeps its own friction
+// direction, which is not the NCP's), a sliding condim-3 contact's friction angle phi on the cone
+// is a second unknown, and up to kAngleSteps Newton steps (G formed once) solve the maximal
+// dissipation's direction too: f_t opposite to the slip, g = mu_1 a_1 sin phi - mu_2 a_2 cos phi
+// = 0, linearized in phi and a, the forces then turned on the cone exactly (the normal velocity
+// the turn leaves is second order, 0.06 m/s^2 after 15 degrees on a box's corner, which the next
+// step removes). With the direction held, the steps shrank a humanoid's residual by a third each
+// where its feet slid (the sweeps turn the friction slowly). Measured (perturbed runs, mean step
+// time; README): pgs's steps converged on the squat 70% -> 77% (16 runs), the lying humanoid 94%
+// -> 97% (16), 22_humanoids 59% -> 64% (8), the dog 35% -> 37% (8), each step 7% to 13% slower
+// (more and larger factorizations); admm's polishing on 22_humanoids 89% -> 91%, the squat 95%
+// -> 96%, the dog a draw (24 runs: 73% -> 66% with every joint perturbed, 69% -> 72% with one).
+// Trying the held direction first and the angles after it left the squat at 72%; the held
+// direction again after an angle step that failed gained nothing.
+// A step cut short by a bound goes on from there on a new active set (an active-set method): the
+// blocks that stopped it change sides (changeSides), up to kActivePasses sets. Before, a step from
+// a warm start whose set was not the solution's stopped at the first bound and was seldom kept:
+// the 1000:1 stack's resting step from zero forces took 125510 sweeps to 1e-4, now 2; pgs's steps
+// converged (perturbed runs as above) on the squat 77% -> 88%, 22_humanoids 64% -> 78%, the lying
+// humanoid 82% -> 85% (32 runs), the dog 27% -> 35%; raisim's squat 30% -> 34%, 22_humanoids
+// 21% -> 31%; admm's squat and 22_humanoids +0.3 and +1.1 points. Also tried: a full step that
+// left a sticking contact slipping (a dependent row of a hyperstatic set) turned that contact to
+// sliding: worse (the lying humanoid 82% -> 80%). Return 1 if kept. dense (Nullable): the matrix
+// to read
+static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
+                        const acsProblem* p, const island* is, int model,
+                        const acsDenseG* dense, int angles) {
+  // the island's forces, velocities, w and active set before the step
+  for (int j=0; j < is->nblock; j++) {
+    int k = is->block[j], adr = p->block_adr[k], dim = p->block_dim[k];
+    mju_copy(gs->fsave + adr, force + adr, dim);
+    mju_copy(gs->asave + adr, gs->a + adr, dim);
+    gs->asetsave[k] = gs->active[k];
+  }
+  mju_copy(gs->wsave, gs->w, p->nv);
+  mjtNum ncpnew = *ncp, resnew = *res;
+  gs->angles = angles;
+
+  // a step cut short by a bound: the blocks that stopped it change sides, and the step on the new
+  // active set goes on from there, kActivePasses sets at most
+  for (int pass=0; pass < kActivePasses; pass++) {
+    mjtNum t;
+    int nblocked = activeSetStep(&t, force, &ncpnew, &resnew, gs, p, is, model, dense);
+    if (nblocked <= 0 || !(t > 0) || t >= 1 || !(resnew < 1e300)) {
+      break;
+    }
+    changeSides(force, gs, p, is);
+    islandResidual(&ncpnew, &resnew, gs, p, is, force, model);
+  }
+
   if (resnew < kSubspaceGain * *res) {
     *ncp = ncpnew;
     *res = resnew;
     return 1;
   }
 
-  // not kept: the forces, w and velocities back, exactly
+  // not kept: the forces, w, velocities and active set back, exactly
   mju_copy(gs->w, gs->wsave, p->nv);
   for (int j=0; j < is->nblock; j++) {
-    int adr = p->block_adr[is->block[j]], dim = p->block_dim[is->block[j]];
+    int k = is->block[j], adr = p->block_adr[k], dim = p->block_dim[k];
     mju_copy(force + adr, gs->fsave + adr, dim);
     mju_copy(gs->a + adr, gs->asave + adr, dim);
+    gs->active[k] = gs->asetsave[k];
   }
   return 0;
 }
@@ -567,7 +662,7 @@ static int solveIsland(mjtNum* force, int* niter, mjtNum* last, acsStats* stats,
     if (subspace && !(res <= s->tolerance) && isfinite(res)) {
       if (!activeSet(gs, force, p, is, model)) {
         next = next == INT_MAX && tried < kSubspaceTries ? iter + 1 : next;
-      } else if (iter >= next) {
+      } else if (iter >= next || (stalled && next != INT_MAX)) {   // or before a stall ends it
         tried++;
         stats->nfactor++;
         int kept = subspaceStep(force, &ncp, &res, gs, p, is, model, NULL,

@@ -27,6 +27,9 @@ typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
 
   // subspace minimization (one island at a time)
   unsigned char* active;          // 0 held, 1 sticking, 2 sliding contact       (nblock)
+  unsigned char* asetsave;        // active before a subspace step               (nblock)
+  unsigned char* blocked;         // the blocks that cut a step short: 1 a       (nblock)
+                                  //   contact at its cone's edge, 2 another bound
   int*     rows;                  // the unknowns' rows, then the sliding
                                   //   contacts' tangential rows                  (nefc)
   mjtNum*  H;                     // G on those rows; the step's matrix  (2 x largest n_i^2)

@@ -25,7 +25,7 @@ import zlib
 
 viewer, xvfb_run, models = sys.argv[1], sys.argv[2], sys.argv[3]
 W, H = 1280, 720
-SOLVERS = ["mujoco", "pgs", "admm", "native"]
+SOLVERS = ["mujoco", "ccp-pgs", "admm", "native"]
 # title-bar colors of panes 1-4 (viewer_ui.c, kPaneRgb), as 8-bit values
 PANE_RGB = [(250, 158, 56), (92, 194, 255), (128, 224, 102), (242, 115, 204)]
 failures = 0
