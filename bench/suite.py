@@ -616,14 +616,15 @@ def scene_stack_ratio(cfg, solvers, progress):
     if s == 'pgs' and 'admm' in iters:
       # Gauss-Seidel needs diagonal dominance: at a mass ratio of 100 or more it needs at least
       # 10x ADMM's iterations (or does not converge within the budget), at the ratio where it is
-      # slowest (its subspace step can end a solve early: since the factor-space rows, at 1e6 it
-      # reaches 1e-4 in 2 sweeps, not at 100 or 1e4)
+      # slowest. Its subspace step can end a solve early: since the step goes on past the bounds
+      # that cut it short (9cebc77) pgs reaches 1e-4 in 2 sweeps up to a ratio of 1e3, and not
+      # within the budget from 1e4 on
       worst = None
       for ratio, p, a in zip(ratios, q['iterations_by_ratio'], iters['admm']):
         if ratio >= 100 and a is not None:
           x = math.inf if p is None else p / a
           worst = x if worst is None or x > worst else worst
-      sc.check(s, 'slower than ADMM by 10x at a ratio >= 100', worst,
+      sc.check(s, 'slower than ADMM by 10x at its worst ratio >= 100', worst,
                worst is not None and worst >= 10, '>= 10x admm')
 
   def plot(plt, path):
