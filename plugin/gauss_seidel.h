@@ -68,10 +68,12 @@ void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p);
 // dofs, B' f in factor space): kept if it halves the island's NCP residual. Its residuals before,
 // or after when kept, in ncp (NCP) and res (the same under this law); return 1 if kept, 0 if not,
 // -1 if not tried (an island above 128 rows). Sliding condim-3 contacts' friction angles are
-// unknowns too (maximal dissipation). dense (Nullable): the island's matrix to read
+// unknowns too (maximal dissipation). dense (Nullable): the island's matrix to read; tol: the
+// solver's tolerance (a full step above it on dependent rows moves the forces along their null
+// vector)
 int acs_subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs, const mjtNum* w,
                      const acsProblem* p, const int* blocks, int nblock, int nrow,
-                     const acsDenseG* dense);
+                     const acsDenseG* dense, mjtNum tol);
 
 // Projected block Gauss-Seidel (pgs family, raisim): from the start of a dual solve
 // (acs_startForces), island by island (blocks coupled through shared kinematic trees; G is
@@ -94,10 +96,12 @@ int acs_subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs, cons
 // the law's cone; sliding condim-3 contacts with their normal force as the unknown, the friction
 // along its present direction, and zero normal velocity as the equation) take the Newton step
 // that makes their velocity zero, the other rows held (islands of at most 128 rows), as far as the
-// active blocks stay feasible; rows that depend on the rows before them (a hyperstatic set) are
-// dropped from the step. The step is kept if it halves the island's residual. Gauss-Seidel converges
-// linearly, slowly on hyperstatic sets (a body resting on more contacts than it has degrees of
-// freedom); the step ends such a solve once the sweeps have found which contacts stick.
+// active blocks stay feasible; the blocks that cut it short change sides and it goes on (up to 8
+// active sets). Rows that depend on the rows before them (a hyperstatic set) are dropped from the
+// step; where one leaves a loaded contact moving apart, the forces move along a null vector until
+// a contact lets go (pgs). The step is kept if it halves the island's residual. Gauss-Seidel
+// converges linearly, slowly on hyperstatic sets (a body resting on more contacts than it has
+// degrees of freedom); the step ends such a solve once the sweeps have found which contacts stick.
 // stats->nfactor counts the steps tried.
 //
 // The blocks of gs must be computed (acs_blocksCompute). Return an acstStatus.

@@ -857,7 +857,7 @@ static int subspaceStart(mjtNum* force, mjtNum* ncp, acsStats* stats, admmWork* 
   }
   mjtNum ncpsub, ressub;
   int kept = acs_subspaceStep(aw->fsub, &ncpsub, &ressub, &aw->sub, aw->w, p, is->blocks, is->nb,
-                              is->n, adr >= 0 ? &dense : NULL);
+                              is->n, adr >= 0 ? &dense : NULL, tolerance);
   stats->nfactor += kept >= 0;
   if (kept <= 0 || !(ressub <= tolerance)) {
     return 0;

@@ -474,13 +474,14 @@ static void testMassRatioStack(void) {
       ENSURE_LE(maxres, 1.1e-6);
       ENSURE_LE(drift, 1e-4);   // the initial settling into the slop only
     } else if (!strcmp(solver, "pgs") || !strcmp(solver, "raisim")) {
-      // 32 runs (box speeds perturbed by 0 to 1.5e-5 m/s, MuJoCo 4.0 and 3.12): at most 49 (pgs)
+      // 32 runs (box speeds perturbed by 0 to 1.5e-5 m/s, MuJoCo 4.0 and 3.12): at most 43 (pgs)
       // and 59 (raisim) steps not converged (at the limit or stalled), the heavy box moved at
-      // most 1.4e-4 m (pgs) and 3.7e-5 m (raisim). Before the subspace step's active-set passes
+      // most 3.2e-5 m (pgs) and 3.7e-5 m (raisim). Before the subspace step's active-set passes
       // pgs stopped at the limit on 941 steps of this run and raisim on 102; before a sweep that
-      // stalls could take a subspace step, 603 and 285 steps were not converged
+      // stalls could take a subspace step, 603 and 285 steps were not converged; before pgs's
+      // step moved along a null vector, pgs moved the heavy box up to 1.4e-4 m
       ENSURE(nfail <= 80);
-      ENSURE_LE(drift, 2e-4);
+      ENSURE_LE(drift, 1e-4);
     } else if (strstr(solver, "pgs")) {
       ENSURE(nmaxiter > 100);   // the relaxed laws' Gauss-Seidel takes no subspace step
     }
@@ -542,14 +543,15 @@ static void testMassRatioIterations(void) {
   // iterations to reach NCP residuals of 1e-4, 1e-6, 1e-8 on one step of the resting stack,
   // from a cold start (zero forces), with an unlimited budget: Gauss-Seidel's sweeps alone
   // (acs_subspace 0) crawl on the ill-conditioned Delassus matrix, ADMM does not; pgs with its
-  // subspace step (the default) needs fewer: a step from zero forces cut short where a contact's
-  // friction reaches its cone or its normal force zero goes on with those contacts on the other
-  // side. The resting state is the one ADMM reaches in 200 steps without polishing
+  // subspace step (the default) finds the active set: a step from zero forces cut short where a
+  // contact's friction reaches its cone or its normal force zero goes on with those contacts on
+  // the other side. The resting state is the one ADMM reaches in 200 steps without polishing
   // (acs_admm_polish 0), a draw of the trajectory: from the one MuJoCo 4.0 reaches, pgs solves
   // the step in 2 sweeps (125510 to 1e-4 before the step went on past a bound); from 3.12's, the
   // step's rows of two contacts between the boxes depend on the others' and keep normal
   // velocities of -/+4.9e-6 m/s^2 (the stabilization asks more than a rigid box can do; one of
-  // them must let go), and pgs takes 29290 sweeps to 1e-4 against 124090
+  // them must let go): the forces move along a null vector until one does, and pgs takes 2, 2
+  // and 40 sweeps (29290, 66855 and 106405 before that move; its sweeps alone 124090 to 1e-4)
   mjModel* m = acst_loadTestModel("stack_ratio.xml");
   if (!m) return;
   mjData* d = acst_makeData(m);
@@ -582,7 +584,7 @@ static void testMassRatioIterations(void) {
   }
   for (int t=0; t < 3; t++) {
     ENSURE(niter[1][t] * 10 < niter[0][t]);   // ADMM: an order of magnitude fewer iterations
-    ENSURE(niter[3][t] < niter[0][t]);        // the subspace steps gain
+    ENSURE(niter[3][t] <= 100);               // the active set found in a few sweeps
   }
   acs_deleteContext(ctx);
   mj_deleteData(d);
