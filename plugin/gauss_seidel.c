@@ -62,6 +62,21 @@
 // with 3, 8 and 16: 22_humanoids 78%, 84%, 84%; the lying humanoid 85%, 94%, 91% (32 runs)
 #define kActivePasses 8
 
+// a loaded contact left moving by a full subspace step (in a row that depends on the others') is
+// answered by a move along a null vector, and a held contact left penetrating joins again, if its
+// velocity exceeds this much of the island's largest unconstrained velocity (b): far above the
+// step's rounding (1e-15 relative), far below the inconsistencies of hyperstatic sets'
+// stabilization (the lying humanoid: 2.3e-7 m/s^2 against b of 10; a 1000:1 stack: 4.9e-6).
+// With none, a solve to a zero tolerance moved on rounding-level velocities: the 1000:1 stack's
+// step from zero forces ended at 7e2 after 200 sweeps, where it reaches 2e-12
+#define kNullFloor 1e-10
+
+// ... and if a null vector moves its force by at least this share of the vector's norm: one that
+// barely touches it (0.008 and 0.0004 of the norm, seen in a falling humanoid's transient from
+// zero forces) moves the other forces by thousands of times the contact's and left that solve at
+// 2e-2 after 200 sweeps; the moves that let go in hyperstatic sets had 0.13 to 0.5
+#define kNullMove 0.05
+
 
 // does force f of block k hold its constraint with equality (its rows free in the subspace step):
 // an equality, a limit or condim-1 contact pushing, friction loss inside its bound, a contact
@@ -103,6 +118,15 @@ static int blockActive(const mjtNum* f, const acsProblem* p, int k, int model) {
 }
 
 
+static void stateLayout(acsIslandState* st, acsArena* arena, const acsProblem* p) {
+  st->f      = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
+  st->a      = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
+  st->w      = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
+  st->active = acs_arenaAlloc(arena, p->nblock, 1);
+  st->ncp    = st->res = INFINITY;
+}
+
+
 void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p) {
   int nisland = acs_islandCount(p);
   size_t nH = 0;
@@ -117,7 +141,6 @@ void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p) {
   gs->island_block = acs_arenaAlloc(arena, p->nblock, sizeof(int));
   gs->island_start = acs_arenaAlloc(arena, nisland + 1, sizeof(int));
   gs->active       = acs_arenaAlloc(arena, p->nblock, 1);
-  gs->asetsave     = acs_arenaAlloc(arena, p->nblock, 1);
   gs->blocked      = acs_arenaAlloc(arena, p->nblock, 1);
   gs->rows         = acs_arenaAlloc(arena, p->nefc, sizeof(int));
   gs->H            = acs_arenaAlloc(arena, 2*nH, sizeof(mjtNum));
@@ -130,10 +153,8 @@ void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p) {
   gs->slot_k       = acs_arenaAlloc(arena, p->nefc, sizeof(int));
   gs->angles       = 0;
   gs->piv          = acs_arenaAlloc(arena, 3*p->nefc, sizeof(int));
-  gs->fsave        = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
-  gs->asave        = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
+  stateLayout(&gs->before, arena, p);
   gs->scratch      = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
-  gs->wsave        = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
 }
 
 
@@ -150,6 +171,34 @@ typedef struct {                  // an island being solved
 static void islandResidual(mjtNum* ncp, mjtNum* res, acsSweep* gs, const acsProblem* p,
                            const island* is, const mjtNum* force, int model) {
   acs_blocksResidual(ncp, res, gs->a, p, is->block, is->nblock, gs->w, force, model);
+}
+
+
+// save the island's forces, velocities, w, active set and residuals in st
+static void saveState(acsIslandState* st, const acsSweep* gs, const acsProblem* p,
+                      const island* is, const mjtNum* force, mjtNum ncp, mjtNum res) {
+  for (int j=0; j < is->nblock; j++) {
+    int k = is->block[j], adr = p->block_adr[k], dim = p->block_dim[k];
+    mju_copy(st->f + adr, force + adr, dim);
+    mju_copy(st->a + adr, gs->a + adr, dim);
+    st->active[k] = gs->active[k];
+  }
+  mju_copy(st->w, gs->w, p->nv);
+  st->ncp = ncp;
+  st->res = res;
+}
+
+
+// the island's forces, velocities, w and active set back from st, exactly
+static void restoreState(mjtNum* force, acsSweep* gs, const acsIslandState* st,
+                         const acsProblem* p, const island* is) {
+  mju_copy(gs->w, st->w, p->nv);
+  for (int j=0; j < is->nblock; j++) {
+    int k = is->block[j], adr = p->block_adr[k], dim = p->block_dim[k];
+    mju_copy(force + adr, st->f + adr, dim);
+    mju_copy(gs->a + adr, st->a + adr, dim);
+    gs->active[k] = st->active[k];
+  }
 }
 
 
@@ -417,6 +466,19 @@ static void luNullVector(mjtNum* z, const mjtNum* A, const int* piv, int N, int 
 }
 
 
+// the island's largest unconstrained velocity (b)
+static mjtNum islandFreeVelocity(const acsProblem* p, const island* is) {
+  mjtNum bmax = 0;
+  for (int j=0; j < is->nblock; j++) {
+    int adr = p->block_adr[is->block[j]];
+    for (int r=0; r < p->block_dim[is->block[j]]; r++) {
+      bmax = mju_max(bmax, mju_abs(p->b[adr+r]));
+    }
+  }
+  return bmax;
+}
+
+
 // the Newton step of the subspace minimization on the island's active set (gs->active), from
 // force, as far as the active blocks stay feasible (see subspaceStep); w, a, ncp and res updated.
 // Return the number of active blocks that cut the step short (flagged in gs->blocked: 1 a sticking
@@ -517,23 +579,23 @@ static int activeSetStep(mjtNum* len, mjtNum* force, mjtNum* ncp, mjtNum* res, a
     }
   }
 
-  // a full step that leaves the island above the tolerance, a loaded contact moving apart in a
-  // row that depends on the others' (a hyperstatic set whose stabilization no rigid motion meets:
-  // no force on the set removes that velocity; one of the set must let go or slide): the forces
-  // move along a null vector of the step's matrix (internal forces: the set's velocities do not
-  // change) that unloads that contact, until a normal force reaches zero or a friction its cone;
-  // that block changes sides on the next pass. Not for raisim (angles 0): it left raisim's
-  // ensembles as they were and took its sliding cube to the NCP's deceleration (3.913 m/s^2
-  // where raisim's own answer is 3.882 and mu g 3.924)
+  // a full step that leaves the island above the tolerance, a loaded contact moving in a row that
+  // depends on the others' (a hyperstatic set whose stabilization no rigid motion meets: no force
+  // on the set removes that velocity; one of the set must let go or slide): the forces move along
+  // a null vector of the step's matrix (internal forces: the set's velocities do not change) that
+  // unloads that contact if it moves apart, loads it if it penetrates, until a normal force
+  // reaches zero or a friction its cone; that block changes sides on the next pass. Not for
+  // raisim (angles 0): it left raisim's ensembles as they were and took its sliding cube to the
+  // NCP's deceleration (3.913 m/s^2 where raisim's own answer is 3.882 and mu g 3.924)
   if (gs->angles && *len >= 1 && *res > tol) {
     const mjtNum* A = gs->H + (size_t)m*m;
     const int* piv = gs->piv + nang;
-    int jsep = -1;                // the unknown of the loaded normal row moving apart the most
-    mjtNum worst = 0;
+    int jsep = -1;                // the unknown of the loaded normal row moving the most
+    mjtNum worst = 0, bmax = islandFreeVelocity(p, is);
     for (int j=0; j < is->nblock; j++) {
       int k = is->block[j], adr = p->block_adr[k];
-      mjtNum fa = force[adr] * gs->a[adr];
-      if (gs->active[k] && gs->a[adr] > 0 && fa > worst &&
+      mjtNum fa = mju_abs(force[adr] * gs->a[adr]);
+      if (gs->active[k] && mju_abs(gs->a[adr]) > kNullFloor * (1 + bmax) && fa > worst &&
           (p->block_type[k] == acsBLOCK_CONTACT || p->block_type[k] == acsBLOCK_LIMIT)) {
         for (int u=0; u < n; u++) {
           if (gs->rows[u] == adr) {
@@ -561,12 +623,12 @@ static int activeSetStep(mjtNum* len, mjtNum* force, mjtNum* ncp, mjtNum* res, a
         mju_copy(gs->rhs, gs->dx, nslide ? N : n);
       }
     }
-    if (best > kSubspaceLU) {
+    if (best > kNullMove) {
       mju_copy(gs->dx, gs->rhs, nslide ? N : n);
       stepRows(gs, p, is, n, nang);
 
       // scaled so that the first normal force to fall reaches zero just past 1
-      mjtNum sign = gs->dx[jsep] > 0 ? -1 : 1, gmin = INFINITY;
+      mjtNum sign = gs->dx[jsep] * gs->a[gs->rows[jsep]] > 0 ? -1 : 1, gmin = INFINITY;
       for (int j=0; j < is->nblock; j++) {
         int k = is->block[j], adr = p->block_adr[k];
         mjtNum d = sign * gs->df[adr];
@@ -623,6 +685,27 @@ static void changeSides(mjtNum* force, acsSweep* gs, const acsProblem* p, const 
 }
 
 
+// after a full step: the held contact or limit that penetrates the most (its normal velocity
+// below -kNullFloor times the island's largest free velocity) joins the sticking set at zero
+// force; return 1 if one did
+static int rejoin(acsSweep* gs, const acsProblem* p, const island* is) {
+  mjtNum lowest = -kNullFloor * (1 + islandFreeVelocity(p, is));
+  int kr = -1;
+  for (int j=0; j < is->nblock; j++) {
+    int k = is->block[j], adr = p->block_adr[k];
+    if (!gs->active[k] && gs->a[adr] < lowest &&
+        (p->block_type[k] == acsBLOCK_CONTACT || p->block_type[k] == acsBLOCK_LIMIT)) {
+      lowest = gs->a[adr];
+      kr = k;
+    }
+  }
+  if (kr >= 0) {
+    gs->active[kr] = 1;
+  }
+  return kr >= 0;
+}
+
+
 // one subspace minimization step on the island (its w, a, ncp and res current): the Newton step
 // on the rows of its active set, the other rows held, as far as the active blocks stay feasible;
 // kept, with the new w, a and residuals, if it divides the law's residual res by kSubspaceGain at
@@ -657,23 +740,19 @@ static void changeSides(mjtNum* force, acsSweep* gs, const acsProblem* p, const 
 // sliding (the lying humanoid 82% -> 80%, 3 passes) or let it go (above the tolerance:
 // 22_humanoids 84% -> 80%, the squat 89% -> 87%); keeping the best of the passes in place of the
 // last: a draw. What ended those solves instead: a full step that leaves a loaded contact moving
-// apart in a dropped row moves the forces along a null vector until a contact lets go
-// (activeSetStep). Measured against the passes alone (as above): pgs's lying humanoid 87.8% ->
-// 94.4% (64 runs), the dog 38.3% -> 41.3% (24), the squat 88.7% -> 89.2%, 22_humanoids 83.8% ->
-// 82.5%; admm's lying humanoid 97.3% -> 98.9% (32), the dog 67.2% -> 70.3% (24), the squat and
+// in a dropped row moves the forces along a null vector until a contact lets go, and a held
+// contact left penetrating joins again (activeSetStep, rejoin). Measured against the passes
+// alone (as above): pgs's lying humanoid 87.8% -> 90.8% (64 runs), the squat 88.7% -> 89.8%,
+// 22_humanoids 83.8% -> 84.8%, the dog 38.3% -> 37.2% (24), the Shadow hand 88.2% -> 88.6%;
+// admm's lying humanoid 97.3% -> 99.2% (32), the dog 67.2% -> 76.6% (24), the squat and
 // 22_humanoids unchanged; the 1000:1 stack's step from MuJoCo 3.12's resting state 29290 -> 2
-// sweeps. Return 1 if kept. dense (Nullable): the matrix to read; tol: the solver's tolerance
+// sweeps to 1e-4. Return 1 if kept. dense (Nullable): the matrix to read; tol: the solver's
+// tolerance
 static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
                         const acsProblem* p, const island* is, int model,
                         const acsDenseG* dense, int angles, mjtNum tol) {
   // the island's forces, velocities, w and active set before the step
-  for (int j=0; j < is->nblock; j++) {
-    int k = is->block[j], adr = p->block_adr[k], dim = p->block_dim[k];
-    mju_copy(gs->fsave + adr, force + adr, dim);
-    mju_copy(gs->asave + adr, gs->a + adr, dim);
-    gs->asetsave[k] = gs->active[k];
-  }
-  mju_copy(gs->wsave, gs->w, p->nv);
+  saveState(&gs->before, gs, p, is, force, *ncp, *res);
   mjtNum ncpnew = *ncp, resnew = *res;
   gs->angles = angles;
 
@@ -682,6 +761,9 @@ static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
   for (int pass=0; pass < kActivePasses; pass++) {
     mjtNum t;
     int nblocked = activeSetStep(&t, force, &ncpnew, &resnew, gs, p, is, model, dense, tol);
+    if (nblocked == 0 && t >= 1 && resnew > tol && angles && rejoin(gs, p, is)) {
+      continue;
+    }
     if (nblocked <= 0 || !(t > 0) || t >= 1 || !(resnew < 1e300)) {
       break;
     }
@@ -696,13 +778,7 @@ static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
   }
 
   // not kept: the forces, w, velocities and active set back, exactly
-  mju_copy(gs->w, gs->wsave, p->nv);
-  for (int j=0; j < is->nblock; j++) {
-    int k = is->block[j], adr = p->block_adr[k], dim = p->block_dim[k];
-    mju_copy(force + adr, gs->fsave + adr, dim);
-    mju_copy(gs->a + adr, gs->asave + adr, dim);
-    gs->active[k] = gs->asetsave[k];
-  }
+  restoreState(force, gs, &gs->before, p, is);
   return 0;
 }
 

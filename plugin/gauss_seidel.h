@@ -16,6 +16,14 @@
 typedef void (*acsfContactUpdate)(mjtNum* f, const mjtNum* a, const acsBlocks* b,
                                   const acsProblem* p, int k, mjtNum relax, void* arg);
 
+typedef struct acsIslandState_ { // an island's forces, velocities, w and active set, saved
+  mjtNum*  f;                     //                                             (nefc)
+  mjtNum*  a;                     //                                             (nefc)
+  mjtNum*  w;                     //                                             (nv)
+  unsigned char* active;          //                                             (nblock)
+  mjtNum   ncp, res;              // its residuals (NCP, the law's)
+} acsIslandState;
+
 typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
   mjtNum* w;                      // Y' f, or B' f (factor space)                (nv)
   mjtNum* a;                      // G f + b                                     (nefc)
@@ -27,7 +35,6 @@ typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
 
   // subspace minimization (one island at a time)
   unsigned char* active;          // 0 held, 1 sticking, 2 sliding contact       (nblock)
-  unsigned char* asetsave;        // active before a subspace step               (nblock)
   unsigned char* blocked;         // the blocks that cut a step short: 1 a       (nblock)
                                   //   contact at its cone's edge, 2 another bound
   int*     rows;                  // the unknowns' rows, then the sliding
@@ -45,10 +52,8 @@ typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
   int      angles;                // the step in progress solves the sliding condim-3
                                   //   contacts' friction angles
   int*     piv;                   // the angles' contacts, elimination scratch   (3 nefc)
-  mjtNum*  fsave;                 // the island's force and a before the step    (nefc)
-  mjtNum*  asave;                 //                                             (nefc)
+  acsIslandState before;          // the island before the step
   mjtNum*  scratch;               //                                             (nv)
-  mjtNum*  wsave;                 // w before the step                           (nv)
 } acsSweep;
 
 // an island's G + R, dense and scaled (ADMM's D (G + R) D), from which the subspace step reads

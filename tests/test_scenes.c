@@ -550,8 +550,9 @@ static void testMassRatioIterations(void) {
   // the step in 2 sweeps (125510 to 1e-4 before the step went on past a bound); from 3.12's, the
   // step's rows of two contacts between the boxes depend on the others' and keep normal
   // velocities of -/+4.9e-6 m/s^2 (the stabilization asks more than a rigid box can do; one of
-  // them must let go): the forces move along a null vector until one does, and pgs takes 2, 2
-  // and 40 sweeps (29290, 66855 and 106405 before that move; its sweeps alone 124090 to 1e-4)
+  // them must let go): the forces move along a null vector until one does (and a held contact
+  // left penetrating joins again), and pgs takes 2, 2 and 6 sweeps (29290, 66855 and 106405
+  // before those moves; its sweeps alone 124090 to 1e-4)
   mjModel* m = acst_loadTestModel("stack_ratio.xml");
   if (!m) return;
   mjData* d = acst_makeData(m);
@@ -589,6 +590,55 @@ static void testMassRatioIterations(void) {
   acs_deleteContext(ctx);
   mj_deleteData(d);
   mj_deleteModel(m);
+}
+
+
+static void testZeroTolerance(void) {
+  // a solve to a zero tolerance (to the budget) keeps the answer it reaches: pgs from zero forces,
+  // 200 sweeps, on the humanoid after 300 steps of admm from the squat keyframe (lying, 11
+  // contacts; below 1e-6 after 9 sweeps, 1.3e-12 at the end: rounding of forces of 200 N and
+  // velocities of 10 m/s^2) and on the 1000:1 stack after 200 without polishing (the state of
+  // testMassRatioIterations). The subspace step moves forces along a null vector only where the
+  // velocity it answers is above rounding (kNullFloor) and the vector moves that contact
+  // (kNullMove): without the first the stack ended at 7e2, without the second the humanoid at
+  // 2.1e-2
+  const char* scenes[2] = {"humanoid.xml", "stack_ratio.xml"};
+  const int settle[2] = {300, 200}, polish[2] = {-1, 0};
+  for (int i=0; i < 2; i++) {
+    mjModel* m = i ? acst_loadTestModel(scenes[i]) : acst_loadSharedModel(scenes[i]);
+    if (!m) return;
+    mjData* d = acst_makeData(m);
+    acsContext* ctx = stackContext(m, "admm", polish[i]);
+    acsSettings s = *acs_getSettings(ctx);
+    s.metrics = 0;
+    ENSURE(acs_setSettings(ctx, &s, NULL, 0) == 0);
+    ENSURE(run(m, d, ctx, settle[i]) == 0);
+    acsSettings t;
+    acs_defaultSettings(&t);
+    t.solver = acs_solverId("pgs");
+    t.tolerance = 0;
+    t.rel_tolerance = 0;
+    t.maxiter = 200;
+    t.warmstart = 0;
+    t.metrics = 0;
+    char error[acsNERROR];
+    acsContext* c2 = acs_makeContext(m, &t, error, sizeof(error));
+    ENSURE(c2 != NULL);
+    ENSURE(acs_forward(m, d, c2) != acsSTATUS_ERROR);
+    const acsStats* st = acs_getStats(c2);
+    int first = -1;
+    for (int h=0; h < st->nhistory; h++) {
+      first = first < 0 && st->history[h] <= 1e-6 ? h + 1 : first;
+    }
+    printf("  %s, pgs to a zero tolerance from zero forces: below 1e-6 after %d sweeps, %.2e "
+           "after %d\n", scenes[i], first, st->residual, st->niter);
+    ENSURE(first > 0 && first <= 20);
+    ENSURE_LE(st->residual, 1e-9);   // rounding (above), room for another MuJoCo's contacts
+    acs_deleteContext(c2);
+    acs_deleteContext(ctx);
+    mj_deleteData(d);
+    mj_deleteModel(m);
+  }
 }
 
 
@@ -1247,6 +1297,7 @@ int main(int argc, char** argv) {
     TEST(testMassRatioStack),
     TEST(testMassRatioStackLong),
     TEST(testMassRatioIterations),
+    TEST(testZeroTolerance),
     TEST(testSpinCondim46),
     TEST(testSlideRollCondim46),
     TEST(testWarmStartMatching),
