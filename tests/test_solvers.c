@@ -847,6 +847,7 @@ struct leverTally_ {
   long iters[2][2], factors[2][2];
   mjtNum worst;                  // ccp-admm's (admm's when admmOnly) largest velocity difference
   int admmOnly;                  // the lever is admm's only (ccp-admm is not compared)
+  int mixed;                     // the lever's saving depends on the problems: not asserted
 };
 
 static void leverVisit(const acsProblem* p, pairScratch* sc, void* arg) {
@@ -892,7 +893,7 @@ static void compareLever(leverTally* tl, const char* reference, const char* leve
            "%ld and %ld %s\n", kAdmm[q], tl->nhard[q], tl->minIter, tl->iters[q][0],
            tl->factors[q][0], reference, tl->iters[q][1], tl->factors[q][1], lever);
     ENSURE(tl->nhard[q] >= 5);
-    ENSURE(tl->iters[q][1] < tl->iters[q][0]);
+    ENSURE(tl->mixed || tl->iters[q][1] < tl->iters[q][0]);
   }
   printf("  %s velocities: largest difference %.1e (m/s^2, or of the largest)\n",
          kAdmm[tl->admmOnly ? 0 : 1], tl->worst);
@@ -909,7 +910,7 @@ static void setAnderson(acsSettings* s, int lever) {
 }
 
 static void testAdmmAnderson(void) {
-  leverTally tl = {setAnderson, NULL, 30, {0, 0}, 1, {{0}}, {{0}}, 0, 0};
+  leverTally tl = {setAnderson, NULL, 30, {0, 0}, 1, {{0}}, {{0}}, 0, 0, 0};
   compareLever(&tl, "plain", "accelerated");
 }
 
@@ -917,9 +918,13 @@ static void testAdmmAnderson(void) {
 // acs_admm_check 3: ADMM measures its residual and updates its penalty on every 3rd iteration and
 // the last (the test costs about a quarter of an iteration, and a penalty that changes less often
 // is refactored less often and leaves Anderson's memory longer), on the problems that take ADMM
-// more than 10 iterations with the test on every iteration (the default; seen: admm 116636 ->
-// 42993 iterations, ccp-admm 72705 -> 19038); the history holds the measured iterations, NaN
-// between; a budget that ends between two tests measures its last iteration
+// more than 10 iterations with the test on every iteration. Its saving depends on the problems,
+// which come from pgs's trajectory, and is not asserted: MuJoCo 4.0, iterations and factorizations
+// admm 23525 and 1870 -> 25587 and 950, ccp-admm 38620 and 1428 -> 26760 and 857; 3.12 ccp-admm
+// 86992 and 839 -> 20790 and 901 (before pgs's subspace step went on past the bounds that cut it
+// short, 4.0: admm 116636 -> 42993 iterations, ccp-admm 72705 -> 19038). The schedule is: the
+// history holds the measured iterations, NaN between, the velocities agree with the test on
+// every iteration; a budget that ends between two tests measures its last iteration
 static void setCheck(acsSettings* s, int lever) {
   ENSURE(s->admm_check == 2);   // the default
   s->admm_check = lever ? 3 : 1;
@@ -934,7 +939,7 @@ static void inspectCheck(leverTally* tl, const acsStats* st) {
 }
 
 static void testAdmmCheckSchedule(void) {
-  leverTally tl = {setCheck, inspectCheck, 10, {0, 0}, 1, {{0}}, {{0}}, 0, 0};
+  leverTally tl = {setCheck, inspectCheck, 10, {0, 0}, 1, {{0}}, {{0}}, 0, 0, 1};
   compareLever(&tl, "testing every iteration", "every 3rd");
   ENSURE(tl.pattern);
 
@@ -966,7 +971,7 @@ static void setPolish(acsSettings* s, int lever) {
 }
 
 static void testAdmmPolish(void) {
-  leverTally tl = {setPolish, NULL, 10, {0, 0}, 1, {{0}}, {{0}}, 0, 1};
+  leverTally tl = {setPolish, NULL, 10, {0, 0}, 1, {{0}}, {{0}}, 0, 1, 0};
   compareLever(&tl, "without polishing", "with");
 }
 
