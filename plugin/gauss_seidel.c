@@ -67,15 +67,25 @@
 // velocity exceeds this much of the island's largest unconstrained velocity (b): far above the
 // step's rounding (1e-15 relative), far below the inconsistencies of hyperstatic sets'
 // stabilization (the lying humanoid: 2.3e-7 m/s^2 against b of 10; a 1000:1 stack: 4.9e-6).
-// With none, a solve to a zero tolerance moved on rounding-level velocities: the 1000:1 stack's
-// step from zero forces ended at 7e2 after 200 sweeps, where it reaches 2e-12
+// With none and a move on every pass, a solve to a zero tolerance moved on rounding-level
+// velocities: the 1000:1 stack's step from zero forces ended at 7e2 after 200 sweeps, where it
+// reaches 2e-12 (testZeroTolerance)
 #define kNullFloor 1e-10
 
 // ... and if a null vector moves its force by at least this share of the vector's norm: one that
 // barely touches it (0.008 and 0.0004 of the norm, seen in a falling humanoid's transient from
 // zero forces) moves the other forces by thousands of times the contact's and left that solve at
-// 2e-2 after 200 sweeps; the moves that let go in hyperstatic sets had 0.13 to 0.5
+// 2e-2 after 200 sweeps (with no floor either, 1.9: testZeroTolerance); the moves that let go in
+// hyperstatic sets had 0.13 to 0.5
 #define kNullMove 0.05
+
+// moves along a null vector at most per subspace step, and one more for each held contact that
+// joined the set again: on the Shadow hand's grasp, where the rows of the fingers' condim-4
+// contacts depend on each other on most steps, a move on every pass took pgs's steps from 104 to
+// 141 us and its converged share from 88.5% to 86.1%, two moves 125 us and 86.1% (8 runs,
+// against one); the 1000:1 stack's step from MuJoCo 3.12's resting state needs the second (one
+// contact lets go, the other joins again and takes the load) to reach 1e-8
+#define kNullMoves 1
 
 
 // does force f of block k hold its constraint with equality (its rows free in the subspace step):
@@ -152,6 +162,8 @@ void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p) {
   gs->slot_c       = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
   gs->slot_k       = acs_arenaAlloc(arena, p->nefc, sizeof(int));
   gs->angles       = 0;
+  gs->moved        = 0;
+  gs->rejoined     = 0;
   gs->piv          = acs_arenaAlloc(arena, 3*p->nefc, sizeof(int));
   stateLayout(&gs->before, arena, p);
   gs->scratch      = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
@@ -584,10 +596,11 @@ static int activeSetStep(mjtNum* len, mjtNum* force, mjtNum* ncp, mjtNum* res, a
   // on the set removes that velocity; one of the set must let go or slide): the forces move along
   // a null vector of the step's matrix (internal forces: the set's velocities do not change) that
   // unloads that contact if it moves apart, loads it if it penetrates, until a normal force
-  // reaches zero or a friction its cone; that block changes sides on the next pass. Not for
-  // raisim (angles 0): it left raisim's ensembles as they were and took its sliding cube to the
-  // NCP's deceleration (3.913 m/s^2 where raisim's own answer is 3.882 and mu g 3.924)
-  if (gs->angles && *len >= 1 && *res > tol) {
+  // reaches zero or a friction its cone; that block changes sides on the next pass (kNullMoves
+  // a subspace step). Not for raisim (angles 0): it left raisim's ensembles as they were and took
+  // its sliding cube to the NCP's deceleration (3.913 m/s^2 where raisim's own answer is 3.882
+  // and mu g 3.924)
+  if (gs->angles && *len >= 1 && *res > tol && gs->moved < kNullMoves + gs->rejoined) {
     const mjtNum* A = gs->H + (size_t)m*m;
     const int* piv = gs->piv + nang;
     int jsep = -1;                // the unknown of the loaded normal row moving the most
@@ -642,6 +655,7 @@ static int activeSetStep(mjtNum* len, mjtNum* force, mjtNum* ncp, mjtNum* res, a
         mju_scl(gs->df + adr, gs->df + adr, sign * gmin * (1 + 1e-3), p->block_dim[is->block[j]]);
       }
       if (gmin < INFINITY) {
+        gs->moved++;
         nblocked = moveForces(len, force, gs, p, is, model);
         islandResidual(ncp, res, gs, p, is, force, model);
       }
@@ -701,6 +715,7 @@ static int rejoin(acsSweep* gs, const acsProblem* p, const island* is) {
   }
   if (kr >= 0) {
     gs->active[kr] = 1;
+    gs->rejoined++;
   }
   return kr >= 0;
 }
@@ -761,6 +776,7 @@ static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
                         const acsDenseG* dense, int angles, mjtNum tol) {
   // the island's forces, velocities, w and active set before the step
   saveState(&gs->before, gs, p, is, force, *ncp, *res);
+  gs->moved = gs->rejoined = 0;
   mjtNum ncpnew = *ncp, resnew = *res;
   gs->angles = angles;
 

@@ -51,6 +51,8 @@ typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
   int*     slot_k;                // sliding unknown: its block                  (nefc)
   int      angles;                // the step in progress solves the sliding condim-3
                                   //   contacts' friction angles
+  int      moved;                 // the step in progress's moves along null vectors
+  int      rejoined;              // its held contacts that joined the set again
   int*     piv;                   // the angles' contacts, elimination scratch   (3 nefc)
   acsIslandState before;          // the island before the step
   mjtNum*  scratch;               //                                             (nv)
