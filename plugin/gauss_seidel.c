@@ -133,7 +133,6 @@ static void stateLayout(acsIslandState* st, acsArena* arena, const acsProblem* p
   st->a      = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
   st->w      = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
   st->active = acs_arenaAlloc(arena, p->nblock, 1);
-  st->ncp    = st->res = INFINITY;
 }
 
 
@@ -186,9 +185,9 @@ static void islandResidual(mjtNum* ncp, mjtNum* res, acsSweep* gs, const acsProb
 }
 
 
-// save the island's forces, velocities, w, active set and residuals in st
+// save the island's forces, velocities, w and active set in st
 static void saveState(acsIslandState* st, const acsSweep* gs, const acsProblem* p,
-                      const island* is, const mjtNum* force, mjtNum ncp, mjtNum res) {
+                      const island* is, const mjtNum* force) {
   for (int j=0; j < is->nblock; j++) {
     int k = is->block[j], adr = p->block_adr[k], dim = p->block_dim[k];
     mju_copy(st->f + adr, force + adr, dim);
@@ -196,8 +195,6 @@ static void saveState(acsIslandState* st, const acsSweep* gs, const acsProblem* 
     st->active[k] = gs->active[k];
   }
   mju_copy(st->w, gs->w, p->nv);
-  st->ncp = ncp;
-  st->res = res;
 }
 
 
@@ -775,13 +772,14 @@ static int subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
                         const acsProblem* p, const island* is, int model,
                         const acsDenseG* dense, int angles, mjtNum tol) {
   // the island's forces, velocities, w and active set before the step
-  saveState(&gs->before, gs, p, is, force, *ncp, *res);
+  saveState(&gs->before, gs, p, is, force);
   gs->moved = gs->rejoined = 0;
   mjtNum ncpnew = *ncp, resnew = *res;
   gs->angles = angles;
 
   // a step cut short by a bound: the blocks that stopped it change sides, and the step on the new
-  // active set goes on from there, kActivePasses sets at most
+  // active set goes on from there; after a full step above the tolerance, a held contact left
+  // penetrating joins the set (rejoin); kActivePasses sets at most
   for (int pass=0; pass < kActivePasses; pass++) {
     mjtNum t;
     int nblocked = activeSetStep(&t, force, &ncpnew, &resnew, gs, p, is, model, dense, tol);

@@ -21,7 +21,6 @@ typedef struct acsIslandState_ { // an island's forces, velocities, w and active
   mjtNum*  a;                     //                                             (nefc)
   mjtNum*  w;                     //                                             (nv)
   unsigned char* active;          //                                             (nblock)
-  mjtNum   ncp, res;              // its residuals (NCP, the law's)
 } acsIslandState;
 
 typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver

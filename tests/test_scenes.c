@@ -553,9 +553,9 @@ static void testMassRatioIterations(void) {
   // velocities of -/+4.9e-6 m/s^2 (the stabilization asks more than a rigid box can do; one of
   // them must let go): the forces move along a null vector until one does, and pgs takes 2 and 2
   // sweeps to 1e-4 and 1e-6 (29290 and 66855 before that move; its sweeps alone 124090 and
-  // 165270). To 1e-8 it takes 118410 (sweeps alone 206300): the contact that let go, joined
-  // again, takes the load only with a second move (6 sweeps with as many moves as passes, which
-  // cost the Shadow hand's grasp 35% of its step time; kNullMoves)
+  // 165270). To 1e-8 it takes 118410 (sweeps alone 206300): it needs more moves than one a step
+  // (6 sweeps with a move on every pass, which cost the Shadow hand's grasp 35% of its step time;
+  // kNullMoves)
   mjModel* m = acst_loadTestModel("stack_ratio.xml");
   if (!m) return;
   mjData* d = acst_makeData(m);
