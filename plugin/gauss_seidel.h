@@ -52,7 +52,15 @@ typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
                                   //   contacts' friction angles
   int      moved;                 // the step in progress's moves along null vectors
   int      rejoined;              // its held contacts that joined the set again
-  int*     piv;                   // the angles' contacts, elimination scratch   (3 nefc)
+  int*     piv;                   // the angles' contacts, the unknowns' order
+                                  //   (sticking, then the others), elimination
+                                  //   scratch                                    (3 nefc)
+  mjtNum*  sv;                    // the Schur complement's vectors              (4 nefc)
+  mjtNum*  Gi;                    // G on every row of the island, formed at its
+                                  //   first subspace step       (largest n_i^2)
+  int*     gpos;                  // a row's place in Gi                         (nefc)
+  int*     grow;                  // Gi's rows                                   (nefc)
+  int      gn;                    // Gi's order (the island's rows), 0: not formed
   acsIslandState before;          // the island before the step
   mjtNum*  scratch;               //                                             (nv)
 } acsSweep;

@@ -1113,60 +1113,74 @@ static void testAdmmRowScale(void) {
 }
 
 
-// two islands in one problem, the 1000:1 stack (dofs 0-5) and a point mass sticking under a
-// 5 N push (dofs 6-8): the solvers run island by island, each island to its own end, so each
-// island's forces and iteration count are those of its problem solved alone, to the bit (the
-// same operations on the same numbers: an island touches only its own dofs), the step's
-// iterations the larger of the two; with Gauss-Seidel alone (acs_subspace 0) the stack takes
-// 25313 sweeps and the point mass 1
+// three islands in one problem: the 1000:1 stack (dofs 0-5), a point mass sticking under a 5 N
+// push (dofs 6-8) and a 100:1 stack whose top slides under 1000 N (dofs 9-14): the solvers run
+// island by island, each island to its own end, so each island's forces and iteration count are
+// those of its problem solved alone, to the bit (the same operations on the same numbers: an
+// island touches only its own dofs), the step's iterations the largest; with Gauss-Seidel alone
+// (acs_subspace 0) the 1000:1 stack takes 25313 sweeps and the point mass 1. Both stacks take
+// subspace steps (the second with a sliding contact): a matrix of the first island's G read in
+// the third's steps (its G formed once per island) changes the third's forces
 static void testIslands(void) {
   for (int sub=0; sub < 2; sub++) {
     for (int i=0; i < N_ALL; i++) {
-      acstProblem ta, tb, t;
+      acstProblem part[3], t;
       mjtNum F[2] = {3, 4}, v0[3] = {0, 0, 0};
-      stack(&ta, 1, 1000, 50);
-      pointMass(&tb, 2, 0.5, F, v0);
+      stack(part, 1, 1000, 50);
+      pointMass(part + 1, 2, 0.5, F, v0);
+      stack(part + 2, 1, 100, 1000);
 
-      // both in one problem: the mass matrix block-diagonal, the point mass's rows on dofs 6-8
-      mjtNum M[81] = {0};
-      for (int r=0; r < 6; r++) {
-        for (int c=0; c < 6; c++) M[9*r+c] = ta.M[6*r+c];
-      }
-      for (int r=0; r < 3; r++) {
-        for (int c=0; c < 3; c++) M[9*(6+r)+6+c] = tb.M[3*r+c];
-      }
-      acst_problemInit(&t, 9, M, H);
-      mjtNum mus[5] = {0.9, 0.9, 0, 0, 0}, mub[5] = {0.5, 0.5, 0, 0, 0};
-      for (int k=0; k < 2; k++) {
-        mjtNum Jr[27] = {0};
-        for (int r=0; r < 3; r++) {
-          for (int c=0; c < 6; c++) Jr[9*r+c] = ta.J[ta.J_rowadr[3*k+r] + c];
+      // all in one problem: the mass matrix block-diagonal, each part's rows on its own dofs
+      mjtNum M[15*15] = {0};
+      int nv = 0;
+      for (int j=0; j < 3; j++) {
+        int pv = part[j].p.nv;
+        for (int r=0; r < pv; r++) {
+          for (int c=0; c < pv; c++) M[15*(nv+r)+nv+c] = part[j].M[pv*r+c];
         }
-        acst_problemAdd(&t, acsBLOCK_CONTACT, 3, Jr, ta.b + 3*k, mus, 0);
+        nv += pv;
       }
-      mjtNum Jb[27] = {0};
-      for (int r=0; r < 3; r++) {
-        for (int c=0; c < 3; c++) Jb[9*r+6+c] = tb.J[tb.J_rowadr[r] + c];
+      acst_problemInit(&t, nv, M, H);
+      int island[6], island_nefc[3], nb = 0;
+      nv = 0;
+      for (int j=0; j < 3; j++) {
+        const acsProblem* pj = &part[j].p;
+        for (int k=0; k < pj->nblock; k++) {
+          mjtNum Jr[3*15] = {0};
+          for (int r=0; r < pj->block_dim[k]; r++) {
+            for (int c=0; c < pj->nv; c++) {
+              Jr[15*r+nv+c] = part[j].J[part[j].J_rowadr[pj->block_adr[k] + r] + c];
+            }
+          }
+          acst_problemAdd(&t, pj->block_type[k], pj->block_dim[k], Jr,
+                          part[j].b + pj->block_adr[k], pj->block_mu + 5*k, 0);
+          island[nb++] = j;
+        }
+        island_nefc[j] = pj->nefc;
+        nv += pj->nv;
       }
-      acst_problemAdd(&t, acsBLOCK_CONTACT, 3, Jb, tb.b, mub, 0);
-      static const int island[3] = {0, 0, 1}, island_nefc[2] = {6, 3};
-      t.p.nisland = 2;
+      t.p.nisland = 3;
       t.p.block_island = island;
       t.p.island_nefc = island_nefc;
 
       acsSettings s = budgetSettings(kAll[i], 1e-10, sub);
-      mjtNum fa[6] = {0}, fb[3] = {0}, f[9] = {0};
-      acsStats sa, sb, st;
-      int status_a = acst_solveSettings(fa, &sa, &ta.p, &s);
-      int status_b = acst_solveSettings(fb, &sb, &tb.p, &s);
-      int status = acst_solveSettings(f, &st, &t.p, &s);
-      int same = !memcmp(f, fa, sizeof(fa)) && !memcmp(f + 6, fb, sizeof(fb));
-      if (!same || st.niter != mjMAX(sa.niter, sb.niter) ||
-          status != (status_a == acsSTATUS_CONVERGED ? status_b : status_a)) {
-        fprintf(stderr, "%s subspace %d: islands %d (%s, %d) and %d (%s, %d) iterations, together "
-                "%s, %d; forces the same: %d\n", kAll[i], sub, sa.niter,
-                acs_statusName(status_a), status_a, sb.niter, acs_statusName(status_b), status_b,
-                acs_statusName(status), st.niter, same);
+      mjtNum fj[3][6] = {{0}}, f[15] = {0};
+      acsStats sj[3], st;
+      int status_j[3], status = acst_solveSettings(f, &st, &t.p, &s), same = 1, niter = 0;
+      int worse = acsSTATUS_CONVERGED;
+      for (int j=0, adr=0; j < 3; j++) {
+        status_j[j] = acst_solveSettings(fj[j], sj + j, &part[j].p, &s);
+        same = same && !memcmp(f + adr, fj[j], part[j].p.nefc * sizeof(mjtNum));
+        niter = mjMAX(niter, sj[j].niter);
+        worse = worse == acsSTATUS_CONVERGED ? status_j[j] : worse;
+        adr += part[j].p.nefc;
+      }
+      if (!same || st.niter != niter || status != worse) {
+        fprintf(stderr, "%s subspace %d: islands %d (%s), %d (%s) and %d (%s) iterations, "
+                "together %s, %d; forces the same: %d\n", kAll[i], sub, sj[0].niter,
+                acs_statusName(status_j[0]), sj[1].niter, acs_statusName(status_j[1]),
+                sj[2].niter, acs_statusName(status_j[2]), acs_statusName(status), st.niter,
+                same);
         acst_failures++;
       }
     }
