@@ -578,10 +578,8 @@ static int storeRows(assembly* as, blockAsm* blk) {
   // B rows: D^-1/2 L^-T J' on the dofs and their ancestors (only for the solvers and settings
   // that use them)
   if (flg_Y) {
-    for (int q=0; q < nkeep; q++) {
-      acs_halfSolveLD(X + (size_t)blk->keep[q]*nv, m->M_rownnz, m->M_rowadr, m->M_colind,
-                      as->qLD, acsBUF(ctx, dof_sdinv, mjtNum), anc, nBpat);
-    }
+    acs_halfSolveLDRows(X, nv, blk->keep, nkeep, m->M_rownnz, m->M_rowadr, m->M_colind, as->qLD,
+                        acsBUF(ctx, dof_sdinv, mjtNum), anc, nBpat);
   }
   mjtNum* b = acsBUF(ctx, b, mjtNum);
   mjtNum* R = acsBUF(ctx, R, mjtNum);

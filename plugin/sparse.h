@@ -21,6 +21,12 @@ void acs_solveLD(mjtNum* x, const int* rownnz, const int* rowadr, const int* col
 void acs_halfSolveLD(mjtNum* x, const int* rownnz, const int* rowadr, const int* colind,
                      const mjtNum* L, const mjtNum* sdinv, const int* pat, int npat);
 
+// acs_halfSolveLD on the vectors X + rows[r] stride, r < nrows, that share the dofs pat (a block's
+// rows), three at a time in one pass over L: bit-identical to one solve each
+void acs_halfSolveLDRows(mjtNum* X, size_t stride, const int* rows, int nrows,
+                         const int* rownnz, const int* rowadr, const int* colind,
+                         const mjtNum* L, const mjtNum* sdinv, const int* pat, int npat);
+
 // mat <- its factor L' D L in place (MuJoCo's elimination: the rows of a dof's ancestors are
 // prefixes of its row, so there is no fill), diaginv <- the inverse of D; a pivot below mjMINVAL
 // is taken as mjMINVAL. mat in MuJoCo's layout of M (nv rows)
