@@ -343,14 +343,21 @@ static void luSolve(mjtNum* x, mjtNum* A, mjtNum* v, int n, int* piv, int* used,
 
 
 // G + R on n rows into H (n x n): read from the island's dense matrix when the caller gave one
-// (its rows scaled by d), else from G on every row of the island (gs->Gi), formed from the rows
-// of B (or J and Y) at the island's first subspace step: G does not change within a solve, and
-// the steps' passes and sets need it on rows that overlap (pgs over the humanoid's first 600
-// steps: 3.4 matrices of 29 rows a step, formed again each time, 15% of its instructions; the
-// entries are the same numbers, the trajectories bit-identical)
+// (its rows scaled by d); in the Gauss-Seidel driver (gs->gn >= 0) from G on every row of the
+// island (gs->Gi), formed from the rows of B (or J and Y) at the island's first subspace step: G
+// does not change within a solve, and the steps' passes and sets need it on rows that overlap
+// (pgs over the humanoid's first 600 steps: 3.4 matrices of 29 rows a step, formed again each
+// time, 15% of its instructions; with B the entries are the same numbers, the trajectories
+// bit-identical; with J and Y a pair's product may take its two rows the other way round, a
+// rounding-level difference); else (acs_subspaceStep without a dense matrix: one step, on the
+// rows it needs) formed on the n rows
 static void stepMatrix(mjtNum* H, acsSweep* gs, const acsProblem* p, const island* is,
                        const int* rows, int n, const acsDenseG* dense) {
   acsDenseG own = {gs->Gi, gs->gpos, NULL, gs->gn};
+  if (!dense && gs->gn < 0) {
+    acs_delassusRows(H, p, rows, n, NULL, gs->scratch);
+    return;
+  }
   if (!dense) {
     if (!gs->gn) {
       for (int j=0; j < is->nblock; j++) {
@@ -1061,7 +1068,7 @@ int acs_subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs, cons
     return -1;
   }
   mju_copy(gs->w, w, p->nv);
-  gs->gn = 0;
+  gs->gn = -1;                    // no island matrix kept: the rows the step needs are formed
   for (int j=0; j < nblock; j++) {   // activeSet compares with the set before: none here
     gs->active[blocks[j]] = 0;
   }

@@ -60,7 +60,8 @@ typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
                                   //   first subspace step       (largest n_i^2)
   int*     gpos;                  // a row's place in Gi                         (nefc)
   int*     grow;                  // Gi's rows                                   (nefc)
-  int      gn;                    // Gi's order (the island's rows), 0: not formed
+  int      gn;                    // Gi's order (the island's rows), 0: not formed,
+                                  //   -1: not kept (acs_subspaceStep)
   acsIslandState before;          // the island before the step
   mjtNum*  scratch;               //                                             (nv)
 } acsSweep;
