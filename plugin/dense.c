@@ -28,15 +28,19 @@ void acs_denseSolve(mjtNum* x, const mjtNum* L, int n) {
   for (int i=0; i < n; i++) {
     x[i] = L[i*n+i] > 0 ? (x[i] - mju_dot(L + i*n, x, i)) / L[i*n+i] : 0;
   }
-  for (int i=n-1; i >= 0; i--) {
-    if (L[i*n+i] > 0) {
-      mjtNum s = x[i];
-      for (int j=i+1; j < n; j++) {
-        s -= L[j*n+i] * x[j];
-      }
-      x[i] = s / L[i*n+i];
-    } else {
-      x[i] = 0;
+  // L' x = y by rows of L: x_j final, then taken from the entries before it (contiguous, where
+  // the sum over column j of L strided by n: 4.5k instructions a solve of 30 rows, 10% of pgs's
+  // instructions on the lying humanoid)
+  for (int j=n-1; j >= 0; j--) {
+    const mjtNum* Lj = L + j*n;
+    if (!(Lj[j] > 0)) {
+      x[j] = 0;
+      continue;
+    }
+    mjtNum xj = x[j] / Lj[j];
+    x[j] = xj;
+    for (int i=0; i < j; i++) {
+      x[i] -= Lj[i] * xj;
     }
   }
 }

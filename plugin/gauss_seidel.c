@@ -168,6 +168,8 @@ void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p) {
   gs->Gi           = acs_arenaAlloc(arena, nH, sizeof(mjtNum));
   gs->gpos         = acs_arenaAlloc(arena, p->nefc, sizeof(int));
   gs->grow         = acs_arenaAlloc(arena, p->nefc, sizeof(int));
+  gs->tcol         = acs_arenaAlloc(arena, mjMIN(p->nefc, kSubspaceMax), sizeof(acsStepTerm));
+  gs->trow         = acs_arenaAlloc(arena, mjMIN(p->nefc, kSubspaceMax), sizeof(acsStepTerm));
   gs->gn           = 0;
   stateLayout(&gs->before, arena, p);
   gs->scratch      = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
@@ -186,7 +188,8 @@ typedef struct {                  // an island being solved
 // velocity a = G f + b of the island's rows, and their NCP residual and the law model's
 static void islandResidual(mjtNum* ncp, mjtNum* res, acsSweep* gs, const acsProblem* p,
                            const island* is, const mjtNum* force, int model) {
-  acs_blocksResidual(ncp, res, gs->a, p, is->block, is->nblock, gs->w, force, model);
+  acs_blocksResidual(ncp, res, gs->a, p, is->block, is->nblock, gs->blocks.shared, gs->w, force,
+                     model);
 }
 
 
@@ -392,46 +395,70 @@ static void frictionAngle(mjtNum* c, mjtNum* sn, const acsSweep* gs, const acsPr
 }
 
 
-// (H V_u)[q]: row q of H (m columns) times unknown u's force direction V_u. Unknowns below n: a
-// sticking row (its unit vector), or a sliding contact's normal force with its friction along
-// c (f_t = c f_n); from n on: the angle of a sliding condim-3 contact (V = df/dphi)
-static mjtNum unknownProduct(const acsSweep* gs, const acsProblem* p, const mjtNum* force,
-                             const mjtNum* H, int m, int n, int q, int u) {
-  const mjtNum* Hq = H + (size_t)q*m;
-  if (u >= n) {
+// the step's matrix in terms of G on its rows (H, m x m): unknown u's column (its force direction
+// V_u: a sticking row's unit vector; a sliding contact's normal force with its friction along c,
+// f_t = c f_n; from n on, the angle of a sliding condim-3 contact, V = df/dphi) and equation e's
+// row (below n, the velocity of unknown e's row; from n on, the maximal dissipation's equation of
+// a sliding condim-3 contact's angle), each a few of H's columns or rows with their weights; entry
+// (e, u) is then sum_i rw_i sum_j cw_j H[ri_i, cj_j], times the column's factor, plus the row's
+// diagonal term where e = u. Formed once per Newton step (the friction directions change), where
+// each entry worked them out again (the Schur complement's 300 entries a step on the lying
+// humanoid: 70 instructions each); the sums are the same, in the same order
+static void stepTerms(acsSweep* gs, const acsProblem* p, const mjtNum* force, int n, int N) {
+  for (int u=0; u < N; u++) {
+    acsStepTerm* col = gs->tcol + u;
+    acsStepTerm* row = gs->trow + u;
+    if (u < n) {
+      int t = gs->slot_t[u];
+      col->n = 1;
+      col->idx[0] = u;
+      col->w[0] = 1;
+      col->scale = 1;
+      for (int r=1; t >= 0 && r <= gs->slot_n[u]; r++, col->n++) {
+        col->idx[col->n] = t + r - 1;
+        col->w[col->n] = gs->slot_c[gs->rows[u] + r];
+      }
+      row->n = 1;
+      row->idx[0] = u;
+      row->w[0] = 1;
+      row->scale = 0;
+      continue;
+    }
     int j = gs->piv[u - n];                 // its normal force's unknown
     int t = gs->slot_t[j], adr = gs->rows[j];
     const mjtNum* mu = p->block_mu + 5*gs->slot_k[j];
     mjtNum c, sn;
     frictionAngle(&c, &sn, gs, p, gs->slot_k[j], adr);
-    return force[adr] * (-mu[0] * sn * Hq[t] + mu[1] * c * Hq[t+1]);
+    col->n = 2;
+    col->idx[0] = t;
+    col->idx[1] = t + 1;
+    col->w[0] = -mu[0] * sn;
+    col->w[1] = mu[1] * c;
+    col->scale = force[adr];
+    row->n = 2;
+    row->idx[0] = t;
+    row->idx[1] = t + 1;
+    row->w[0] = mu[0] * sn;
+    row->w[1] = -(mu[1] * c);
+    row->scale = mu[0] * gs->a[adr+1] * c + mu[1] * gs->a[adr+2] * sn;
   }
-  mjtNum v = Hq[u];
-  int t = gs->slot_t[u];
-  for (int r=1; t >= 0 && r <= gs->slot_n[u]; r++) {
-    v += gs->slot_c[gs->rows[u] + r] * Hq[t+r-1];
-  }
-  return v;
 }
 
 
-// entry (e, u) of the step's matrix (N = n + nang unknowns): e below n, the velocity of unknown
-// e's row; from n on, the maximal dissipation's equation of a sliding condim-3 contact's angle
-static mjtNum stepEntry(const acsSweep* gs, const acsProblem* p, const mjtNum* force,
-                        const mjtNum* H, int m, int n, int e, int u) {
-  if (e < n) {
-    return unknownProduct(gs, p, force, H, m, n, e, u);
+// entry (e, u) of the step's matrix (stepTerms)
+static inline mjtNum stepEntry(const acsSweep* gs, const mjtNum* H, int m, int e, int u) {
+  const acsStepTerm* row = gs->trow + e;
+  const acsStepTerm* col = gs->tcol + u;
+  mjtNum v = 0;
+  for (int i=0; i < row->n; i++) {
+    const mjtNum* Hq = H + (size_t)row->idx[i]*m;
+    mjtNum s = 0;
+    for (int j=0; j < col->n; j++) {
+      s += col->w[j] * Hq[col->idx[j]];
+    }
+    v += row->w[i] * (s * col->scale);
   }
-  int j = gs->piv[e - n], t = gs->slot_t[j], adr = gs->rows[j];
-  const mjtNum* mu = p->block_mu + 5*gs->slot_k[j];
-  mjtNum c, sn;
-  frictionAngle(&c, &sn, gs, p, gs->slot_k[j], adr);
-  mjtNum v = mu[0] * sn * unknownProduct(gs, p, force, H, m, n, t, u) -
-             mu[1] * c * unknownProduct(gs, p, force, H, m, n, t+1, u);
-  if (u == e) {
-    v += mu[0] * gs->a[adr+1] * c + mu[1] * gs->a[adr+2] * sn;
-  }
-  return v;
+  return e == u ? v + row->scale : v;
 }
 
 
@@ -458,6 +485,7 @@ static void schurStep(acsSweep* gs, const acsProblem* p, const mjtNum* force, in
   mjtNum* scale = y + ns;               // the columns' largest entries of A (nl)
   mjtNum* r = scale + nl;               // b_L - A_LS y               (nl)
   mjtNum* xl = r + nl;                  // the other unknowns' step   (nl)
+  stepTerms(gs, p, force, n, ns + nl);
   for (int a=0; a < ns; a++) {
     y[a] = gs->dx[uS[a]];
   }
@@ -465,19 +493,30 @@ static void schurStep(acsSweep* gs, const acsProblem* p, const mjtNum* force, in
   for (int l=0; l < nl; l++) {
     mjtNum* xcol = X + (size_t)l*ns;
     scale[l] = 0;
-    for (int a=0; a < ns; a++) {
-      xcol[a] = stepEntry(gs, p, force, gs->H, m, n, uS[a], uL[l]);
+    const acsStepTerm* col = gs->tcol + uL[l];
+    for (int a=0; a < ns; a++) {          // a sticking row's equation: its row of H
+      const mjtNum* Hq = gs->H + (size_t)uS[a]*m;
+      mjtNum v = 0;
+      for (int j=0; j < col->n; j++) {
+        v += col->w[j] * Hq[col->idx[j]];
+      }
+      xcol[a] = v * col->scale;
     }
     acs_denseSolve(xcol, C, ns);
   }
   for (int e=0; e < nl; e++) {
     mjtNum* arow = ALS + (size_t)e*ns;
-    for (int a=0; a < ns; a++) {
-      arow[a] = stepEntry(gs, p, force, gs->H, m, n, uL[e], uS[a]);
+    const acsStepTerm* row = gs->trow + uL[e];
+    mju_zero(arow, ns);
+    for (int i=0; i < row->n; i++) {      // a sticking row's unknown: its column of H
+      const mjtNum* Hq = gs->H + (size_t)row->idx[i]*m;
+      for (int a=0; a < ns; a++) {
+        arow[a] += row->w[i] * Hq[uS[a]];
+      }
     }
     r[e] = gs->dx[uL[e]] - mju_dot(arow, y, ns);
     for (int l=0; l < nl; l++) {
-      mjtNum all = stepEntry(gs, p, force, gs->H, m, n, uL[e], uL[l]);
+      mjtNum all = stepEntry(gs, gs->H, m, uL[e], uL[l]);
       scale[l] = mju_max(scale[l], mju_abs(all));
       S[e*nl+l] = all - mju_dot(arow, X + (size_t)l*ns, ns);
     }
@@ -557,7 +596,7 @@ static int moveForces(mjtNum* len, mjtNum* force, acsSweep* gs, const acsProblem
       for (int r=0; r < dim; r++) {
         df[r] = force[adr+r] - fold[r];
       }
-      acs_addYTBlock(gs->w, p, k, df);
+      acs_addYTBlock(gs->w, p, k, df, gs->blocks.shared[k]);
     }
   }
   return nblocked;
@@ -842,7 +881,7 @@ static void changeSides(mjtNum* force, acsSweep* gs, const acsProblem* p, const 
       force[adr+r] += df[r];
     }
     gs->blocked[k] = 0;
-    acs_addYTBlock(gs->w, p, k, df);
+    acs_addYTBlock(gs->w, p, k, df, gs->blocks.shared[k]);
   }
 }
 
@@ -1002,14 +1041,14 @@ static int solveIsland(mjtNum* force, int* niter, mjtNum* last, acsStats* stats,
       mjtNum* f = force + adr;
       mjtNum a[6], df[6];
       mju_copy(gs->fprev + adr, f, dim);
-      acs_velocityBlock(a, p, k, gs->w, force);
+      acs_velocityBlock(a, p, k, gs->w, force, gs->blocks.shared[k]);
       if (!acs_updateSimpleBlock(f, a, B, p, k, relax)) {
         update(f, a, B, p, k, relax, arg);
       }
       for (int r=0; r < dim; r++) {
         df[r] = f[r] - gs->fprev[adr+r];
       }
-      acs_addYTBlock(gs->w, p, k, df);
+      acs_addYTBlock(gs->w, p, k, df, gs->blocks.shared[k]);
     }
     *niter = iter + 1;
     int stalled = islandStalled(force, gs, p, is, s->rel_tolerance);
@@ -1071,6 +1110,7 @@ int acs_subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs, cons
   gs->gn = -1;                    // no island matrix kept: the rows the step needs are formed
   for (int j=0; j < nblock; j++) {   // activeSet compares with the set before: none here
     gs->active[blocks[j]] = 0;
+    gs->blocks.shared[blocks[j]] = (unsigned char) acs_sharedPattern(p, blocks[j]);
   }
   activeSet(gs, force, p, &is, acsMODEL_NCP);
   islandResidual(ncp, res, gs, p, &is, force, acsMODEL_NCP);

@@ -23,6 +23,13 @@ typedef struct acsIslandState_ { // an island's forces, velocities, w and active
   unsigned char* active;          //                                             (nblock)
 } acsIslandState;
 
+typedef struct acsStepTerm_ {     // a column or row of the subspace step's matrix in G's
+  int    n;                       //   terms
+  int    idx[6];                  //   G's columns (rows) on the step's rows
+  mjtNum w[6];                    //   their weights
+  mjtNum scale;                   //   column: the sum's factor; row: the diagonal's term
+} acsStepTerm;
+
 typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
   mjtNum* w;                      // Y' f, or B' f (factor space)                (nv)
   mjtNum* a;                      // G f + b                                     (nefc)
@@ -62,6 +69,8 @@ typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
   int*     grow;                  // Gi's rows                                   (nefc)
   int      gn;                    // Gi's order (the island's rows), 0: not formed,
                                   //   -1: not kept (acs_subspaceStep)
+  acsStepTerm* tcol;              // the step's unknowns as columns of G    (up to 128)
+  acsStepTerm* trow;              // its equations as rows of G             (up to 128)
   acsIslandState before;          // the island before the step
   mjtNum*  scratch;               //                                             (nv)
 } acsSweep;

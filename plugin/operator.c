@@ -148,8 +148,41 @@ void acs_mulYT(mjtNum* w, const acsProblem* p, const mjtNum* f) {
 }
 
 
-void acs_addYTBlock(mjtNum* w, const acsProblem* p, int k, const mjtNum* df) {
+int acs_sharedPattern(const acsProblem* p, int k) {
   int adr = p->block_adr[k], dim = p->block_dim[k];
+  if (!p->B) {
+    return 0;
+  }
+  for (int r=1; r < dim; r++) {
+    if (p->B_rownnz[adr+r] != p->B_rownnz[adr] ||
+        memcmp(p->B_colind + p->B_rowadr[adr+r], p->B_colind + p->B_rowadr[adr],
+               sizeof(int) * p->B_rownnz[adr])) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+
+void acs_addYTBlock(mjtNum* w, const acsProblem* p, int k, const mjtNum* df, int shared) {
+  int adr = p->block_adr[k], dim = p->block_dim[k];
+  if (shared && dim == 3 && df[0] != 0 && df[1] != 0 && df[2] != 0) {
+    // the three rows in one pass over their pattern: each w entry takes the rows' terms in the
+    // same order as row by row
+    const int* col = p->B_colind + p->B_rowadr[adr];
+    const mjtNum* y0 = p->B + p->B_rowadr[adr];
+    const mjtNum* y1 = p->B + p->B_rowadr[adr+1];
+    const mjtNum* y2 = p->B + p->B_rowadr[adr+2];
+    mjtNum d0 = df[0], d1 = df[1], d2 = df[2];
+    for (int i=0; i < p->B_rownnz[adr]; i++) {
+      mjtNum t = w[col[i]];
+      t += y0[i] * d0;
+      t += y1[i] * d1;
+      t += y2[i] * d2;
+      w[col[i]] = t;
+    }
+    return;
+  }
   for (int r=0; r < dim; r++) {
     if (df[r] == 0) {
       continue;
@@ -187,8 +220,32 @@ void acs_velocity(mjtNum* a, const acsProblem* p, const mjtNum* w, const mjtNum*
 }
 
 
-void acs_velocityBlock(mjtNum* a, const acsProblem* p, int k, const mjtNum* w, const mjtNum* f) {
+void acs_velocityBlock(mjtNum* a, const acsProblem* p, int k, const mjtNum* w, const mjtNum* f,
+                       int shared) {
   int adr = p->block_adr[k], dim = p->block_dim[k];
+  if (shared && dim == 3) {
+    // the three rows in one pass over their pattern (w read once), each sum in its row's order
+    const int* col = p->B_colind + p->B_rowadr[adr];
+    const mjtNum* j0 = p->B + p->B_rowadr[adr];
+    const mjtNum* j1 = p->B + p->B_rowadr[adr+1];
+    const mjtNum* j2 = p->B + p->B_rowadr[adr+2];
+    mjtNum s0 = p->b[adr], s1 = p->b[adr+1], s2 = p->b[adr+2];
+    for (int i=0; i < p->B_rownnz[adr]; i++) {
+      mjtNum wc = w[col[i]];
+      s0 += j0[i] * wc;
+      s1 += j1[i] * wc;
+      s2 += j2[i] * wc;
+    }
+    if (p->R) {
+      s0 += p->R[adr] * f[adr];
+      s1 += p->R[adr+1] * f[adr+1];
+      s2 += p->R[adr+2] * f[adr+2];
+    }
+    a[0] = s0;
+    a[1] = s1;
+    a[2] = s2;
+    return;
+  }
   for (int r=0; r < dim; r++) {
     a[r] = rowVelocity(p, adr+r, w, f);
   }

@@ -59,13 +59,19 @@ void acs_delassusRows(mjtNum* H, const acsProblem* p, const int* rows, int n, co
 // w = Y' f (nv; B' f when the problem has B: w then lives in factor space)
 void acs_mulYT(mjtNum* w, const acsProblem* p, const mjtNum* f);
 
-// w += Y_r' df over the rows of block k (B_r' df)
-void acs_addYTBlock(mjtNum* w, const acsProblem* p, int k, const mjtNum* df);
+// do the rows of block k share one column pattern of B (the assembly's blocks do: a contact's
+// rows act on its two bodies' chains): the block operations below may then read it once
+int acs_sharedPattern(const acsProblem* p, int k);
+
+// w += Y_r' df over the rows of block k (B_r' df); shared: acs_sharedPattern(p, k), read once
+void acs_addYTBlock(mjtNum* w, const acsProblem* p, int k, const mjtNum* df, int shared);
 
 // a = J w + b + R f over all rows (a: nefc; B w with B)
 void acs_velocity(mjtNum* a, const acsProblem* p, const mjtNum* w, const mjtNum* f);
 
-// a = J w + b + R f over the rows of block k (a: dim)
-void acs_velocityBlock(mjtNum* a, const acsProblem* p, int k, const mjtNum* w, const mjtNum* f);
+// a = J w + b + R f over the rows of block k (a: dim); shared: acs_sharedPattern(p, k), read
+// once (the same sums, in the same order)
+void acs_velocityBlock(mjtNum* a, const acsProblem* p, int k, const mjtNum* w, const mjtNum* f,
+                       int shared);
 
 #endif  // ACS_PLUGIN_OPERATOR_H_

@@ -275,6 +275,7 @@ static void buildIslands(admmWork* aw, const acsProblem* p) {
     for (int r=0; r < p->block_dim[k]; r++) {
       aw->island_rows[fill[i]++] = p->block_adr[k] + r;
     }
+    aw->sub.blocks.shared[k] = (unsigned char) acs_sharedPattern(p, k);
   }
   acs_islandBlocks(aw->island_block, aw->island_bstart, fill, p);
 
@@ -688,9 +689,10 @@ static void islandVelocity(mjtNum* ncp, mjtNum* res, admmWork* aw, const acsProb
   }
   for (int j=0; j < is->nb; j++) {
     int k = is->blocks[j];
-    acs_addYTBlock(aw->w, p, k, f + p->block_adr[k]);
+    acs_addYTBlock(aw->w, p, k, f + p->block_adr[k], aw->sub.blocks.shared[k]);
   }
-  acs_blocksResidual(ncp, res, aw->a, p, is->blocks, is->nb, aw->w, f, model);
+  acs_blocksResidual(ncp, res, aw->a, p, is->blocks, is->nb, aw->sub.blocks.shared, aw->w, f,
+                     model);
 }
 
 

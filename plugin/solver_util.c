@@ -88,12 +88,12 @@ int acs_worseStatus(int a, int b) {
 
 
 void acs_blocksResidual(mjtNum* ncp, mjtNum* res, mjtNum* a, const acsProblem* p,
-                        const int* blocks, int nblock, const mjtNum* w, const mjtNum* f,
-                        int model) {
+                        const int* blocks, int nblock, const unsigned char* shared,
+                        const mjtNum* w, const mjtNum* f, int model) {
   *ncp = *res = 0;
   for (int j=0; j < nblock; j++) {
     int k = blocks[j], adr = p->block_adr[k];
-    acs_velocityBlock(a + adr, p, k, w, f);
+    acs_velocityBlock(a + adr, p, k, w, f, shared ? shared[k] : 0);
     mjtNum rn = acs_blockResidual(p, k, f + adr, a + adr, acsMODEL_NCP);
     mjtNum rm = model == acsMODEL_NCP ? rn : acs_blockResidual(p, k, f + adr, a + adr, model);
     *ncp = rn > *ncp || isnan(rn) ? rn : *ncp;
@@ -204,6 +204,7 @@ void acs_blocksLayout(acsBlocks* b, acsArena* arena, const acsProblem* p) {
   b->G    = acs_arenaAlloc(arena, nG, sizeof(mjtNum));
   b->Ginv = acs_arenaAlloc(arena, nG, sizeof(mjtNum));
   b->adr  = acs_arenaAlloc(arena, p->nblock, sizeof(int));
+  b->shared = acs_arenaAlloc(arena, p->nblock, 1);
 }
 
 
@@ -228,6 +229,7 @@ void acs_blocksCompute(acsBlocks* b, const acsProblem* p) {
   for (int k=0; k < p->nblock; k++) {
     int dim = p->block_dim[k];
     b->adr[k] = adr;
+    b->shared[k] = (unsigned char) acs_sharedPattern(p, k);
     acs_blockDelassus(b->G + adr, p, k);
     acs_invertBlock(b->Ginv + adr, b->G + adr, dim);
     adr += dim*dim;

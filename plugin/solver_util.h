@@ -57,10 +57,11 @@ void acs_islandHistoryEnd(acsStats* stats, int niter, mjtNum last);
 int acs_worseStatus(int a, int b);
 
 // a = G f + b on the rows of the blocks (w = M^-1 J' f current on their dofs), and the largest
-// NCP residual and residual of the law model over them (NaN wins)
+// NCP residual and residual of the law model over them (NaN wins); shared (Nullable): per block,
+// its rows share one pattern (acs_sharedPattern)
 void acs_blocksResidual(mjtNum* ncp, mjtNum* res, mjtNum* a, const acsProblem* p,
-                        const int* blocks, int nblock, const mjtNum* w, const mjtNum* f,
-                        int model);
+                        const int* blocks, int nblock, const unsigned char* shared,
+                        const mjtNum* w, const mjtNum* f, int model);
 
 
 //---------------------------------- iterations ----------------------------------------------------
@@ -94,6 +95,8 @@ typedef struct acsBlocks_ {
   mjtNum* G;                      // diagonal blocks, row-major                  (sum dim^2)
   mjtNum* Ginv;                   // their inverses                              (sum dim^2)
   int*    adr;                    // address of block k in G and Ginv            (nblock)
+  unsigned char* shared;          // its rows share one pattern of B             (nblock)
+                                  //   (acs_sharedPattern)
 } acsBlocks;
 
 // inverse of a symmetric positive semi-definite dim x dim block (dim <= 6); pivots below 1e-12

@@ -13,6 +13,7 @@
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
 #include "context.h"
+#include "dense.h"
 #include "operator.h"
 #include "test_util.h"
 
@@ -494,18 +495,29 @@ static void testConsistentStabilizationTwoContacts(void) {
 // signed zeros besides). Row lists in the problem's order, reversed, every other row and from the
 // middle of a contact (runs cut at both ends), on the lying humanoid and 22_humanoids (nefc above
 // the 256 rows of the runs' table: rows one at a time)
+// pgs's problem of a shared model after 300 steps from its first keyframe (the humanoid lies on
+// the floor), in a context the caller deletes with m and d; NULL if the model is missing
+static acsContext* settledProblem(mjModel** m, mjData** d, const char* model) {
+  *m = acst_loadSharedModel(model);
+  if (!*m) return NULL;
+  *d = mj_makeData(*m);
+  mj_resetDataKeyframe(*m, *d, 0);
+  acsContext* ctx = acst_makeContext(*m, "pgs");
+  for (int t=0; t < 300; t++) {
+    ENSURE(acs_step(*m, *d, ctx) != acsSTATUS_ERROR);
+  }
+  ENSURE(acs_forward(*m, *d, ctx) != acsSTATUS_ERROR);
+  return ctx;
+}
+
+
 static void testDelassusRows(void) {
   const char* models[2] = {"humanoid.xml", "22_humanoids.xml"};
   for (int im=0; im < 2; im++) {
-    mjModel* m = acst_loadSharedModel(models[im]);
-    if (!m) return;
-    mjData* d = mj_makeData(m);
-    mj_resetDataKeyframe(m, d, 0);
-    acsContext* ctx = acst_makeContext(m, "pgs");
-    for (int t=0; t < 300; t++) {
-      ENSURE(acs_step(m, d, ctx) != acsSTATUS_ERROR);
-    }
-    ENSURE(acs_forward(m, d, ctx) != acsSTATUS_ERROR);
+    mjModel* m;
+    mjData* d;
+    acsContext* ctx = settledProblem(&m, &d, models[im]);
+    if (!ctx) return;
     const acsProblem* p = &ctx->problem;
     int nefc = p->nefc;
     ENSURE(nefc >= (im ? 257 : 30));
@@ -557,6 +569,128 @@ static void testDelassusRows(void) {
 }
 
 
+// a block's rows in one pass (acs_velocityBlock and acs_addYTBlock with shared): the assembly's
+// blocks share their pattern (every contact of the lying humanoid), and the one-pass results are
+// the row-by-row ones to the bit, for random w, f and df (some of df zero: those rows are skipped
+// by both); a block whose rows do not share a pattern (a row's column moved in a copy of B's
+// columns) is seen as such
+static void testBlockPass(void) {
+  mjModel* m;
+  mjData* d;
+  acsContext* ctx = settledProblem(&m, &d, "humanoid.xml");
+  if (!ctx) return;
+  const acsProblem* p = &ctx->problem;
+  int nv = p->nv, nefc = p->nefc, ncontact = 0, nshared = 0, nwrong = 0;
+  mjtNum* w = mju_malloc(sizeof(mjtNum) * nv);
+  mjtNum* w0 = mju_malloc(sizeof(mjtNum) * nv);
+  mjtNum* w1 = mju_malloc(sizeof(mjtNum) * nv);
+  mjtNum* f = mju_malloc(sizeof(mjtNum) * nefc);
+  for (int i=0; i < nv; i++) {
+    w[i] = sin(1.7 * i + 0.3);
+  }
+  for (int r=0; r < nefc; r++) {
+    f[r] = cos(0.9 * r);
+  }
+  for (int k=0; k < p->nblock; k++) {
+    int dim = p->block_dim[k], shared = acs_sharedPattern(p, k);
+    ncontact += p->block_type[k] == acsBLOCK_CONTACT && dim == 3;
+    nshared += p->block_type[k] == acsBLOCK_CONTACT && dim == 3 && shared;
+    mjtNum a0[6], a1[6];
+    acs_velocityBlock(a0, p, k, w, f, 0);
+    acs_velocityBlock(a1, p, k, w, f, shared);
+    nwrong += memcmp(a0, a1, sizeof(mjtNum) * dim) != 0;
+    for (int z=0; z < 2; z++) {
+      mjtNum df[6];
+      for (int r=0; r < dim; r++) {
+        df[r] = z && r == 1 ? 0 : 0.1 * (r + 1) * (k % 2 ? -1 : 1);
+      }
+      mju_copy(w0, w, nv);
+      mju_copy(w1, w, nv);
+      acs_addYTBlock(w0, p, k, df, 0);
+      acs_addYTBlock(w1, p, k, df, shared);
+      nwrong += memcmp(w0, w1, sizeof(mjtNum) * nv) != 0;
+    }
+  }
+  printf("  %d condim-3 contacts, %d with a shared pattern; %d one-pass results differ\n",
+         ncontact, nshared, nwrong);
+  ENSURE(ncontact >= 5 && nshared == ncontact);
+  ENSURE(nwrong == 0);
+
+  // a copy of B whose second row of the first contact has one column moved: not shared
+  int k = 0;
+  while (k < p->nblock && !(p->block_type[k] == acsBLOCK_CONTACT && p->block_dim[k] == 3)) {
+    k++;
+  }
+  if (k < p->nblock) {
+    acsProblem q = *p;
+    int* colind = mju_malloc(sizeof(int) * p->nnzB);
+    memcpy(colind, p->B_colind, sizeof(int) * p->nnzB);
+    int r = p->block_adr[k] + 1, last = p->B_rowadr[r] + p->B_rownnz[r] - 1;
+    ENSURE(p->B_colind[last] < nv - 1);   // the humanoid's contacts miss the last dof's limb
+    colind[last] = nv - 1;
+    q.B_colind = colind;
+    ENSURE(acs_sharedPattern(p, k) && !acs_sharedPattern(&q, k));
+    mju_free(colind);
+  }
+  mju_free(w);
+  mju_free(w0);
+  mju_free(w1);
+  mju_free(f);
+  acs_deleteContext(ctx);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+}
+
+
+// acs_denseFactor and acs_denseSolve: G x = b for G = A A' + I (n 30, A pseudo-random in [-1, 1]:
+// condition ~1e2, so |Gx - b| within 1e-12 of |b|, rounding of 30-term sums being 1e-15); then
+// with A's row 20 the sum of its rows 3 and 11 and no identity on those three rows, G's row 20 is
+// the sum of rows 3 and 11 (rank-deficient): the factorization drops it, its x is 0 and the kept
+// rows' equations hold
+static void testDenseSolve(void) {
+  enum { n = 30 };
+  static mjtNum A[n*n], G[n*n], L[n*n], x[n], b[n];
+  unsigned seed = 12345;
+  for (int i=0; i < n*n; i++) {
+    seed = seed * 1103515245u + 12345u;
+    A[i] = (seed >> 8) / (mjtNum)(1u << 24) * 2 - 1;
+  }
+  for (int dep=0; dep < 2; dep++) {
+    if (dep) {
+      for (int j=0; j < n; j++) {
+        A[20*n+j] = A[3*n+j] + A[11*n+j];
+      }
+    }
+    for (int i=0; i < n; i++) {
+      for (int j=0; j < n; j++) {
+        G[i*n+j] = mju_dot(A + i*n, A + j*n, n) +
+                   (i == j && !(dep && (i == 3 || i == 11 || i == 20)));
+      }
+    }
+    for (int i=0; i < n; i++) {
+      b[i] = x[i] = cos(0.5 * i);
+    }
+    mju_copy(L, G, n*n);
+    acs_denseFactor(L, n, 1e-10);
+    acs_denseSolve(x, L, n);
+    mjtNum worst = 0, bmax = 0;
+    for (int i=0; i < n; i++) {
+      if (dep && i == 20) {
+        continue;
+      }
+      worst = mju_max(worst, mju_abs(mju_dot(G + i*n, x, n) - b[i]));
+      bmax = mju_max(bmax, mju_abs(b[i]));
+    }
+    printf("  %s: largest |Gx - b| %.1e (|b| up to %.1f)%s\n",
+           dep ? "row 20 dependent" : "full rank", worst, bmax,
+           dep ? (L[20*n+20] == 0 && x[20] == 0 ? ", row 20 dropped, its x 0" : ", row 20 kept") :
+                 "");
+    ENSURE_LE(worst, 1e-12 * bmax);
+    ENSURE(!dep || (L[20*n+20] == 0 && x[20] == 0));
+  }
+}
+
+
 int main(int argc, char** argv) {
   acstTest tests[] = {
     TEST(testRows),
@@ -564,6 +698,8 @@ int main(int argc, char** argv) {
     TEST(testCompliance),
     TEST(testFactorRows),
     TEST(testDelassusRows),
+    TEST(testBlockPass),
+    TEST(testDenseSolve),
     TEST(testConsistentStabilization),
     TEST(testConsistentStabilizationTwoContacts),
   };
