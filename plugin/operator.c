@@ -150,7 +150,7 @@ void acs_mulYT(mjtNum* w, const acsProblem* p, const mjtNum* f) {
 
 int acs_sharedPattern(const acsProblem* p, int k) {
   int adr = p->block_adr[k], dim = p->block_dim[k];
-  if (!p->B) {
+  if (!p->B || p->B_rownnz[adr] == 0) {
     return 0;
   }
   for (int r=1; r < dim; r++) {

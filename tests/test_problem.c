@@ -488,13 +488,6 @@ static void testConsistentStabilizationTwoContacts(void) {
 }
 
 
-// acs_delassusRows (the dense G + R of a list of rows, scaled, for ADMM's islands, the subspace
-// step and the stabilization's projection) dots a run of rows sharing a column pattern (a
-// contact's rows) with each scattered row together: every entry is the sparse dot product of
-// acs_delassus, the same products summed in the same order, exactly (==; the scatter adds only
-// signed zeros besides). Row lists in the problem's order, reversed, every other row and from the
-// middle of a contact (runs cut at both ends), on the lying humanoid and 22_humanoids (nefc above
-// the 256 rows of the runs' table: rows one at a time)
 // pgs's problem of a shared model after 300 steps from its first keyframe (the humanoid lies on
 // the floor), in a context the caller deletes with m and d; NULL if the model is missing
 static acsContext* settledProblem(mjModel** m, mjData** d, const char* model) {
@@ -511,6 +504,13 @@ static acsContext* settledProblem(mjModel** m, mjData** d, const char* model) {
 }
 
 
+// acs_delassusRows (the dense G + R of a list of rows, scaled, for ADMM's islands, the subspace
+// step and the stabilization's projection) dots a run of rows sharing a column pattern (a
+// contact's rows) with each scattered row together: every entry is the sparse dot product of
+// acs_delassus, the same products summed in the same order, exactly (==; the scatter adds only
+// signed zeros besides). Row lists in the problem's order, reversed, every other row and from the
+// middle of a contact (runs cut at both ends), on the lying humanoid and 22_humanoids (nefc above
+// the 256 rows of the runs' table: rows one at a time)
 static void testDelassusRows(void) {
   const char* models[2] = {"humanoid.xml", "22_humanoids.xml"};
   for (int im=0; im < 2; im++) {
