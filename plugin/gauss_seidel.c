@@ -403,9 +403,13 @@ static void frictionAngle(mjtNum* c, mjtNum* sn, const acsSweep* gs, const acsPr
 // (e, u) is then sum_i rw_i sum_j cw_j H[ri_i, cj_j], times the column's factor, plus the row's
 // diagonal term where e = u. Formed once per Newton step (the friction directions change), where
 // each entry worked them out again (the Schur complement's 300 entries a step on the lying
-// humanoid: 70 instructions each); the sums are the same, in the same order
-static void stepTerms(acsSweep* gs, const acsProblem* p, const mjtNum* force, int n, int N) {
-  for (int u=0; u < N; u++) {
+// humanoid: 70 instructions each); the sums are the same, in the same order. Only the nl
+// unknowns uL other than the sticking rows are written: a sticking row's column and row are H's own
+// (schurStep reads them there)
+static void stepTerms(acsSweep* gs, const acsProblem* p, const mjtNum* force, int n,
+                      const int* uL, int nl) {
+  for (int l=0; l < nl; l++) {
+    int u = uL[l];
     acsStepTerm* col = gs->tcol + u;
     acsStepTerm* row = gs->trow + u;
     if (u < n) {
@@ -485,7 +489,7 @@ static void schurStep(acsSweep* gs, const acsProblem* p, const mjtNum* force, in
   mjtNum* scale = y + ns;               // the columns' largest entries of A (nl)
   mjtNum* r = scale + nl;               // b_L - A_LS y               (nl)
   mjtNum* xl = r + nl;                  // the other unknowns' step   (nl)
-  stepTerms(gs, p, force, n, ns + nl);
+  stepTerms(gs, p, force, n, uL, nl);
   for (int a=0; a < ns; a++) {
     y[a] = gs->dx[uS[a]];
   }

@@ -69,8 +69,9 @@ typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
   int*     grow;                  // Gi's rows                                   (nefc)
   int      gn;                    // Gi's order (the island's rows), 0: not formed,
                                   //   -1: not kept (acs_subspaceStep)
-  acsStepTerm* tcol;              // the step's unknowns as columns of G    (up to 128)
-  acsStepTerm* trow;              // its equations as rows of G             (up to 128)
+  acsStepTerm* tcol;              // the step's unknowns as columns of G, by
+                                  //   unknown (the non-sticking ones)  (up to 128)
+  acsStepTerm* trow;              // their equations as rows of G       (up to 128)
   acsIslandState before;          // the island before the step
   mjtNum*  scratch;               //                                             (nv)
 } acsSweep;
