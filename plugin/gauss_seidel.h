@@ -48,20 +48,20 @@ typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
   mjtNum*  H;                     // G on those rows; the step's matrix  (2 x largest n_i^2)
   mjtNum*  dx;                    // the step per unknown                        (nefc)
   mjtNum*  rhs;                   // its right side (sliding contacts)           (nefc)
-  mjtNum*  df;                    // the step per row (a sliding condim-3
-                                  //   contact: normal force, friction angle)    (nefc)
+  mjtNum*  df;                    // the step per row (a sliding contact with
+                                  //   angles: normal force, its angles)          (nefc)
   int*     slot_t;                // sliding unknown: its tangential rows' place
                                   //   in rows; -1 otherwise                      (nefc)
   int*     slot_n;                // sliding unknown: its tangential rows        (nefc)
   mjtNum*  slot_c;                // sliding contact's rows: f_j = c_j f_n, by row (nefc)
   int*     slot_k;                // sliding unknown: its block                  (nefc)
-  int      angles;                // the step in progress solves the sliding condim-3
-                                  //   contacts' friction angles
+  int      angles;                // the step in progress solves the sliding
+                                  //   contacts' friction angles (directions)
   int      moved;                 // the step in progress's moves along null vectors
   int      rejoined;              // its held contacts that joined the set again
   int*     piv;                   // the angles' contacts, the unknowns' order
                                   //   (sticking, then the others), elimination
-                                  //   scratch                                    (3 nefc)
+                                  //   scratch                                    (4 nefc)
   mjtNum*  sv;                    // the Schur complement's vectors              (4 nefc)
   mjtNum*  Gi;                    // G on every row of the island, formed at its
                                   //   first subspace step       (largest n_i^2)
@@ -92,8 +92,9 @@ void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p);
 // as they stay feasible) on one island under the NCP law, from its forces force (w = Y' f on its
 // dofs, B' f in factor space): kept if it halves the island's NCP residual. Its residuals before,
 // or after when kept, in ncp (NCP) and res (the same under this law); return 1 if kept, 0 if not,
-// -1 if not tried (an island above 128 rows). Sliding condim-3 contacts' friction angles are
-// unknowns too (maximal dissipation). dense (Nullable): the island's matrix to read; tol: the
+// -1 if not tried (an island above 128 rows). Sliding contacts' friction angles (condim 3: one;
+// 4 and 6: the direction's coordinates on the unit sphere, 2 and 4) are unknowns too (maximal
+// dissipation). dense (Nullable): the island's matrix to read; tol: the
 // solver's tolerance (a full step above it on dependent rows moves the forces along their null
 // vector)
 int acs_subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs, const mjtNum* w,
@@ -118,16 +119,18 @@ int acs_subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs, cons
 // by a subspace minimization step (Silcowitz, Niebe and Erleben, "Projected Gauss-Seidel subspace
 // minimization", 2009): the rows whose constraint holds with equality (equalities, limits and
 // condim-1 contacts pushing, friction loss inside its bound, contacts sticking strictly inside
-// the law's cone; sliding condim-3 contacts with their normal force as the unknown, the friction
-// along its present direction, and zero normal velocity as the equation) take the Newton step
-// that makes their velocity zero, the other rows held (islands of at most 128 rows), as far as the
-// active blocks stay feasible; the blocks that cut it short change sides and it goes on (up to 8
-// active sets). Rows that depend on the rows before them (a hyperstatic set) are dropped from the
-// step; where one leaves a loaded contact moving apart, the forces move along a null vector until
-// a contact lets go (pgs). The step is kept if it halves the island's residual. Gauss-Seidel
-// converges linearly, slowly on hyperstatic sets (a body resting on more contacts than it has
-// degrees of freedom); the step ends such a solve once the sweeps have found which contacts stick.
-// stats->nfactor counts the steps tried.
+// the law's cone; sliding contacts with their normal force as the unknown, the friction along its
+// present direction, and zero normal velocity as the equation; with the NCP's angles (pgs, admm's
+// polishing, raisim with acs_raisim_desaxce) their friction's direction too, its angles as unknowns
+// and the maximal dissipation as their equations) take the Newton step that makes their velocity
+// zero, the other rows held (islands of at most 128 rows), as far as the active blocks stay
+// feasible; the blocks that cut it short change sides and it goes on (up to 8 active sets). Rows
+// that depend on the rows before them (a hyperstatic set) are dropped from the step; where one
+// leaves a loaded contact moving apart, the forces move along a null vector until a contact lets go
+// (pgs). The step is kept if it halves the island's residual. Gauss-Seidel converges linearly,
+// slowly on hyperstatic sets (a body resting on more contacts than it has degrees of freedom); the
+// step ends such a solve once the sweeps have found which contacts stick. stats->nfactor counts the
+// steps tried.
 //
 // The blocks of gs must be computed (acs_blocksCompute). Return an acstStatus.
 int acs_gaussSeidel(mjtNum* force, acsStats* stats, acsSweep* gs, const acsProblem* p,

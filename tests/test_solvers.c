@@ -212,8 +212,8 @@ static void testSlideMovingAndSeparate(void) {
 
 // rigid box of mass 1 kg, side 0.2 m, contacts at corners r relative to the center with
 // world-aligned frames (n = z, t1 = x, t2 = y); dofs (v, omega) in world frame
-static void boxCorners(acstProblem* t, int ncorner, const mjtNum (*r)[3], mjtNum mu,
-                       const mjtNum acc[6]) {
+static void boxContacts(acstProblem* t, int ncorner, const mjtNum (*r)[3], int dim,
+                        const mjtNum mus[5], const mjtNum acc[6]) {
   mjtNum m = 1, I = 1.0/6 * m * 0.2 * 0.2;
   mjtNum M[36] = {0};
   for (int i=0; i < 3; i++) {
@@ -221,24 +221,36 @@ static void boxCorners(acstProblem* t, int ncorner, const mjtNum (*r)[3], mjtNum
     M[7*(i+3)] = I;
   }
   acst_problemInit(t, 6, M, H);
-  mjtNum mus[5] = {mu, mu, 0, 0, 0};
   for (int c=0; c < ncorner; c++) {
-    // point velocity v + omega x r = v - [r]x omega; rows z, x, y
+    // point velocity v + omega x r = v - [r]x omega; rows z, x, y; then (condim 4, 6) the spin
+    // about the normal z and the rolling about x and y
     const mjtNum* p = r[c];
-    mjtNum J[18] = {
+    mjtNum J[36] = {
       0, 0, 1,  p[1], -p[0], 0,     // z: v_z + w_x r_y - w_y r_x
       1, 0, 0,  0, p[2], -p[1],     // x: v_x + w_y r_z - w_z r_y
       0, 1, 0,  -p[2], 0, p[0],     // y: v_y + w_z r_x - w_x r_z
+      0, 0, 0,  0, 0, 1,            // w_z
+      0, 0, 0,  1, 0, 0,            // w_x
+      0, 0, 0,  0, 1, 0,            // w_y
     };
-    mjtNum b[3];
-    for (int row=0; row < 3; row++) {
+    mjtNum b[6];
+    for (int row=0; row < dim; row++) {
       b[row] = 0;
       for (int col=0; col < 6; col++) {
         b[row] += J[6*row+col] * acc[col];
       }
     }
-    acst_problemAdd(t, acsBLOCK_CONTACT, 3, J, b, mus, 0);
+    acst_problemAdd(t, acsBLOCK_CONTACT, dim, J, b, mus, 0);
   }
+}
+
+
+// a box of 1 kg, 0.2 m wide, on condim-3 contacts at its corners r (from its center) of
+// coefficient mu, under the free acceleration acc (linear, angular)
+static void boxCorners(acstProblem* t, int ncorner, const mjtNum (*r)[3], mjtNum mu,
+                       const mjtNum acc[6]) {
+  mjtNum mus[5] = {mu, mu, 0, 0, 0};
+  boxContacts(t, ncorner, r, 3, mus, acc);
 }
 
 
@@ -352,6 +364,61 @@ static void testSubspaceAngle(void) {
     ENSURE_NEAR(f[i], fstar[i], 1e-6 * fstar[0]);   // a residual of 1e-9 on forces of 10 N
   }
   mju_free(buf);
+}
+
+
+static void testSubspaceAngles(void) {
+  // a condim-4 and a condim-6 contact sliding, spinning (and rolling) at once, its friction on
+  // the cone's edge 15 degrees off the answer's direction (u, a unit vector of 3 or 5 entries,
+  // f_t = f_n mu o u): the subspace step's m - 1 angles turn it back (kAngleSteps Newton steps a
+  // step), so that a few steps reach 1e-9; with the direction held (f_t = c f_n) a step leaves
+  // the slip where it was and is not kept
+  const mjtNum r[1][3] = {{0.1, 0.05, -0.1}};
+  mjtNum acc[6] = {3, -6, -G, 20, -10, 40};
+  mjtNum mus[5] = {0.3, 0.4, 0.02, 0.01, 0.015};
+  for (int dim=4; dim <= 6; dim += 2) {
+    acstProblem t;
+    boxContacts(&t, 1, r, dim, mus, acc);
+    const acsProblem* p = &t.p;
+    mjtNum fstar[6] = {0}, a[6];
+    solveOk(fstar, NULL, p, "pgs");
+    acst_velocity(a, p, fstar);
+    int m = dim - 1;
+
+    // the answer slides in every friction row, on the cone's edge
+    mjtNum u[5], e[5], sum = 0;
+    for (int j=0; j < m; j++) {
+      u[j] = fstar[1+j] / (mus[j] * fstar[0]);
+      ENSURE(mju_abs(a[1+j]) > 1e-3);
+    }
+    ENSURE_NEAR(mju_norm(u, m), 1, 1e-9);
+
+    // a unit direction e orthogonal to u (the last axis less its part along u)
+    for (int j=0; j < m; j++) {
+      e[j] = (j == m-1) - u[m-1] * u[j];
+      sum += e[j] * e[j];
+    }
+    mjtNum f[6] = {fstar[0]}, w[6], ncp = 0, res = 0, turn = 15 * mjPI / 180;
+    for (int j=0; j < m; j++) {
+      // on the cone's edge, not inside by rounding
+      f[1+j] = (1 + 1e-12) * mus[j] * fstar[0] * (cos(turn) * u[j] + sin(turn) * e[j] / sqrt(sum));
+    }
+    acsSweep gs;
+    void* buf = sweepWorkspace(&gs, p);
+    int block = 0, nstep = 0;
+    while (nstep < 4 && !(res <= 1e-9 && nstep > 0)) {
+      acs_mulYT(w, p, f);
+      ENSURE(acs_subspaceStep(f, &ncp, &res, &gs, w, p, &block, 1, dim, NULL, 0) == 1);
+      nstep++;
+    }
+    printf("  condim %d: subspace step with the friction's %d angles: residual %.2e after %d "
+           "steps\n", dim, m - 1, res, nstep);
+    ENSURE(res <= 1e-9);
+    for (int i=0; i < dim; i++) {
+      ENSURE_NEAR(f[i], fstar[i], 1e-6 * fstar[0]);   // a residual of 1e-9 on forces of 10 N
+    }
+    mju_free(buf);
+  }
 }
 
 
@@ -1316,6 +1383,7 @@ int main(int argc, char** argv) {
     TEST(testSlideMovingAndSeparate),
     TEST(testSlideOffCenter),
     TEST(testSubspaceAngle),
+    TEST(testSubspaceAngles),
     TEST(testHyperstaticBox),
     TEST(testCoupledStack),
     TEST(testSubspaceSliding),
