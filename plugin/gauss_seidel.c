@@ -659,7 +659,7 @@ static int moveForces(mjtNum* len, mjtNum* force, acsSweep* gs, const acsProblem
           force[adr+1] = fn * mu[0] * cos(phi);
           force[adr+2] = fn * mu[1] * sin(phi);
         } else {                        // along the great circle from u towards T (len dtheta)
-          mjtNum dir[5], T[20], d[5], theta = 0;
+          mjtNum dir[5], T[20], d[5];
           slideBasis(dir, T, gs, p, k, adr);
           for (int r=0; r < dim-1; r++) {
             d[r] = 0;
@@ -667,7 +667,7 @@ static int moveForces(mjtNum* len, mjtNum* force, acsSweep* gs, const acsProblem
               d[r] += T[r*(dim-2)+q] * *len * gs->df[adr+1+q];
             }
           }
-          theta = mju_norm(d, dim-1);
+          mjtNum theta = mju_norm(d, dim-1);
           for (int r=0; r < dim-1; r++) {
             mjtNum ur = cos(theta) * dir[r] + (theta > 0 ? sin(theta) / theta * d[r] : 0);
             force[adr+1+r] = fn * mu[r] * ur;
