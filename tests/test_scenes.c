@@ -1285,14 +1285,14 @@ static void testCompliance(void) {
 
 
 // the shared humanoid lying after its fall (squat keyframe, 300 steps): each step's warm start is
-// the last step's forces, and the contacts whose friction sits on its cone's edge there are what
-// the first sweep leaves in its set, so pgs's subspace step is tried after that sweep and ends the
-// solve (a sliding contact's direction among its unknowns), its Newton steps stopping once the
-// residual meets the tolerance. Measured (1000 steps after 300, MuJoCo 4.0): 0.75 sweeps a step,
-// 0.70 subspace steps, every step converged; with the first step after the second sweep, as
-// before, 2.31 sweeps and 0.82 steps (3 passes for most, a near-edge contact sliding each time);
-// with the second Newton step taken below the tolerance, 1.93 sweeps. The bound 1.5 sits between
-// the two
+// the last step's forces, and the contacts whose friction sits on their cones' edges there are
+// what the first sweep leaves in its set, so pgs's subspace step is tried after that sweep and
+// ends the solve (a sliding contact's direction among its unknowns), its Newton steps stopping
+// once the residual meets the tolerance. Measured (1000 steps after 300, MuJoCo 4.0): 0.75 sweeps
+// a step, 0.70 subspace steps, every step converged; before both (5bcbf52) 2.31 sweeps and 0.82
+// steps (3 passes for most, a near-edge contact sliding each time); with the step after the
+// second sweep again 2.80; with a second Newton step below the tolerance again 1.93. The bound
+// 1.5 sits between
 static void testLyingSweeps(void) {
   mjModel* m = acst_loadSharedModel("humanoid.xml");
   if (!m) return;
