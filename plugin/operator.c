@@ -22,6 +22,14 @@ mjtNum acs_delassus(const acsProblem* p, int i, int j) {
   const mjtNum *vi, *vj;
   int ni = acs_rowL(&ci, &vi, p, i), nj = acs_rowR(&cj, &vj, p, j);
   mjtNum s = 0;
+  if (ci == cj && ni == nj) {
+    // one pattern (a row of B with itself, or two rows stored on one column list): every entry
+    // pairs, in the order the merge below takes them
+    for (int a=0; a < ni; a++) {
+      s += vi[a] * vj[a];
+    }
+    return s;
+  }
   int a = 0, b = 0;
   while (a < ni && b < nj) {
     if (ci[a] == cj[b]) {
@@ -38,9 +46,20 @@ mjtNum acs_delassus(const acsProblem* p, int i, int j) {
 
 void acs_blockDelassus(mjtNum* G, const acsProblem* p, int k) {
   int adr = p->block_adr[k], dim = p->block_dim[k];
+  int shared = acs_sharedPattern(p, k);
   for (int i=0; i < dim; i++) {
     for (int j=0; j <= i; j++) {
-      mjtNum g = acs_delassus(p, adr+i, adr+j);
+      // rows of B on one pattern (a contact's): dotted entry by entry, as the merge would
+      mjtNum g = 0;
+      if (shared) {
+        const mjtNum* bi = p->B + p->B_rowadr[adr+i];
+        const mjtNum* bj = p->B + p->B_rowadr[adr+j];
+        for (int c=0; c < p->B_rownnz[adr]; c++) {
+          g += bi[c] * bj[c];
+        }
+      } else {
+        g = acs_delassus(p, adr+i, adr+j);
+      }
       G[i*dim+j] = G[j*dim+i] = g;
     }
     if (p->R) {

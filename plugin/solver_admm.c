@@ -304,20 +304,6 @@ static void buildIslands(admmWork* aw, const acsProblem* p) {
     }
   }
 
-  // diagonal blocks D (G + R) D of every block (preconditioner of the iterative islands)
-  int padr = 0;
-  for (int k=0; k < p->nblock; k++) {
-    int adr = p->block_adr[k], dim = p->block_dim[k];
-    aw->Padr[k] = padr;
-    acs_blockDelassus(aw->Gkk + padr, p, k);
-    for (int i=0; i < dim; i++) {
-      for (int j=0; j < dim; j++) {
-        aw->Gkk[padr + i*dim + j] *= aw->d[adr+i] * aw->d[adr+j];
-      }
-    }
-    padr += dim*dim;
-  }
-
   // the dofs of each island's trees (inset: the island of each tree's root dof, then counted)
   if (aw->woodbury) {
     for (int i=0; i < p->nv; i++) {
@@ -361,6 +347,23 @@ static void buildIslands(admmWork* aw, const acsProblem* p) {
   }
   if (aw->woodbury) {
     acs_blockTransposes(aw->Jt, aw->Jtadr, p);
+  }
+
+  // diagonal blocks D (G + R) D of the blocks of the islands not factored densely (the
+  // preconditioner of the iterative ones, read by factorIsland only there)
+  int padr = 0;
+  for (int k=0; k < p->nblock; k++) {
+    int adr = p->block_adr[k], dim = p->block_dim[k];
+    aw->Padr[k] = padr;
+    if (aw->island_Fadr[acs_blockIsland(p, k)] < 0) {
+      acs_blockDelassus(aw->Gkk + padr, p, k);
+      for (int i=0; i < dim; i++) {
+        for (int j=0; j < dim; j++) {
+          aw->Gkk[padr + i*dim + j] *= aw->d[adr+i] * aw->d[adr+j];
+        }
+      }
+    }
+    padr += dim*dim;
   }
 }
 

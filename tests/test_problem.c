@@ -558,6 +558,25 @@ static void testDelassusRows(void) {
     printf("  %s: %d rows, %d entries, %d differ from the sparse dot products\n", models[im],
            nefc, nentry, nwrong);
     ENSURE(nwrong == 0);
+
+    // the diagonal blocks (acs_blockDelassus, by entries on one pattern where the block's rows
+    // share it: every contact here) to the bit the sparse dot products plus R
+    int nshared = 0, nblockwrong = 0;
+    for (int k=0; k < p->nblock; k++) {
+      int adr = p->block_adr[k], dim = p->block_dim[k];
+      mjtNum Gk[36];
+      nshared += acs_sharedPattern(p, k) && dim > 1;
+      acs_blockDelassus(Gk, p, k);
+      for (int i=0; i < dim; i++) {
+        for (int j=0; j < dim; j++) {
+          mjtNum ref = acs_delassus(p, adr+i, adr+j) + (i == j && p->R ? p->R[adr+i] : 0);
+          nblockwrong += !(Gk[i*dim+j] == ref);
+        }
+      }
+    }
+    printf("  %s: %d blocks (%d of several rows on one pattern), %d block entries differ\n",
+           models[im], p->nblock, nshared, nblockwrong);
+    ENSURE(nshared >= (im ? 40 : 5) && nblockwrong == 0);
     mju_free(scratch);
     mju_free(scale);
     mju_free(G);
