@@ -353,13 +353,13 @@ static void buildIslands(admmWork* aw, const acsProblem* p) {
   // preconditioner of the iterative ones, read by factorIsland only there)
   int padr = 0;
   for (int k=0; k < p->nblock; k++) {
-    int adr = p->block_adr[k], dim = p->block_dim[k];
+    int radr = p->block_adr[k], dim = p->block_dim[k];
     aw->Padr[k] = padr;
     if (aw->island_Fadr[acs_blockIsland(p, k)] < 0) {
       acs_blockDelassus(aw->Gkk + padr, p, k);
       for (int i=0; i < dim; i++) {
         for (int j=0; j < dim; j++) {
-          aw->Gkk[padr + i*dim + j] *= aw->d[adr+i] * aw->d[adr+j];
+          aw->Gkk[padr + i*dim + j] *= aw->d[radr+i] * aw->d[radr+j];
         }
       }
     }
@@ -512,11 +512,11 @@ static void factorIsland(admmWork* aw, const acsProblem* p, const admmIsland* is
     return;
   }
   for (int j=0; j < is->nb; j++) {
-    int k = is->blocks[j], dim = p->block_dim[k], adr = p->block_adr[k];
+    int k = is->blocks[j], dim = p->block_dim[k];
     mjtNum Fk[36];
     mju_copy(Fk, aw->Gkk + aw->Padr[k], dim*dim);
-    for (int r=0; r < dim; r++) {
-      Fk[r*dim+r] += aw->d[adr+r] * (p->R ? p->R[adr+r] : 0) * aw->d[adr+r] + diag;
+    for (int r=0; r < dim; r++) {   // Gkk holds D (G + R) D: R is in it already
+      Fk[r*dim+r] += diag;
     }
     acs_invertBlock(aw->Pinv + aw->Padr[k], Fk, dim);
   }

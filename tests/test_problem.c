@@ -511,6 +511,27 @@ static acsContext* settledProblem(mjModel** m, mjData** d, const char* model) {
 // signed zeros besides). Row lists in the problem's order, reversed, every other row and from the
 // middle of a contact (runs cut at both ends), on the lying humanoid and 22_humanoids (nefc above
 // the 256 rows of the runs' table: rows one at a time)
+// row i of B dotted with row j by a merge of their sorted columns: the reference of the
+// operator's products
+static mjtNum mergeDot(const acsProblem* p, int i, int j) {
+  const int* ci = p->B_colind + p->B_rowadr[i];
+  const int* cj = p->B_colind + p->B_rowadr[j];
+  const mjtNum* vi = p->B + p->B_rowadr[i];
+  const mjtNum* vj = p->B + p->B_rowadr[j];
+  mjtNum s = 0;
+  for (int a=0, b=0; a < p->B_rownnz[i] && b < p->B_rownnz[j]; ) {
+    if (ci[a] == cj[b]) {
+      s += vi[a++] * vj[b++];
+    } else if (ci[a] < cj[b]) {
+      a++;
+    } else {
+      b++;
+    }
+  }
+  return s;
+}
+
+
 static void testDelassusRows(void) {
   const char* models[2] = {"humanoid.xml", "22_humanoids.xml"};
   for (int im=0; im < 2; im++) {
@@ -560,7 +581,8 @@ static void testDelassusRows(void) {
     ENSURE(nwrong == 0);
 
     // the diagonal blocks (acs_blockDelassus, by entries on one pattern where the block's rows
-    // share it: every contact here) to the bit the sparse dot products plus R
+    // share it: every contact here) and the rows' own products (acs_delassus of a row with
+    // itself, a sum of squares) to the bit a plain merge of the sorted rows of B, plus R
     int nshared = 0, nblockwrong = 0;
     for (int k=0; k < p->nblock; k++) {
       int adr = p->block_adr[k], dim = p->block_dim[k];
@@ -569,8 +591,10 @@ static void testDelassusRows(void) {
       acs_blockDelassus(Gk, p, k);
       for (int i=0; i < dim; i++) {
         for (int j=0; j < dim; j++) {
-          mjtNum ref = acs_delassus(p, adr+i, adr+j) + (i == j && p->R ? p->R[adr+i] : 0);
+          mjtNum merge = mergeDot(p, adr+i, adr+j);
+          mjtNum ref = merge + (i == j && p->R ? p->R[adr+i] : 0);
           nblockwrong += !(Gk[i*dim+j] == ref);
+          nblockwrong += i == j && !(acs_delassus(p, adr+i, adr+i) == merge);
         }
       }
     }
