@@ -36,6 +36,12 @@ typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
   mjtNum* fprev;                  // force before the sweep                      (nefc)
   acsBlocks blocks;               // diagonal blocks and their inverses
 
+  int*     partner;               // a limit and a friction loss on one row of J  (nblock)
+                                  //   (a joint's dof, a tendon): each other's block,
+                                  //   -1 none
+  mjtNum*  pratio;                // the limit's row over the friction's (+-1)   (nblock)
+  int*     pscratch;              // pairing scratch                    (nv + nblock)
+
   int*     island_block;          // blocks by island                            (nblock)
   int*     island_start;          // first entry of island i in island_block     (nisland + 1)
 
@@ -105,8 +111,11 @@ int acs_subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs, cons
 // (acs_startForces), island by island (blocks coupled through shared kinematic trees; G is
 // block-diagonal over islands), sweeps over the island's blocks in order, each block solved
 // against the others' current forces: equalities, friction loss, limits and frictionless contacts
-// by acs_updateSimpleBlock, contacts with friction by update. After each sweep the island's NCP
-// residual and the residual of the law model end its iterations: converged at the tolerance,
+// by acs_updateSimpleBlock, contacts with friction by update; a limit and a friction loss on the
+// same row of the operator (B, else J; up to its sign) as one block, exactly (their rows make G
+// singular, and one at a time they converge only by the limit's stabilization a sweep). After
+// each sweep the island's NCP residual and the residual of the law model end its iterations:
+// converged at the tolerance,
 // stalled when its largest force change is at most rel_tolerance times its largest force,
 // diverged when not finite, or at maxiter sweeps. An island that converges stops; the others do
 // not sweep it again. The relaxation starts at relax and moves each sweep as

@@ -569,7 +569,10 @@ static void solveIsland(mjtNum* x, admmWork* aw, const acsProblem* p, const admm
 }
 
 
-// largest eigenvalue of the island's scaled G~ by power iteration (v, Gv: scratch, n)
+// largest eigenvalue of the island's scaled G~ by power iteration (v, Gv: scratch, n), from the
+// uniform vector, or from the first row's unit vector where G~ maps that to zero (rows that cancel
+// each other: a joint's upper limit, row -e_i, with the dof's friction loss, row e_i; L = 0 there
+// set the penalty to its floor, and admm stopped at a residual of 1 after 200000 iterations)
 static mjtNum powerIteration(admmWork* aw, const acsProblem* p, const admmIsland* is,
                              mjtNum* v, mjtNum* Gv) {
   int n = is->n;
@@ -592,6 +595,12 @@ static mjtNum powerIteration(admmWork* aw, const acsProblem* p, const admmIsland
       }
     }
     mjtNum norm = mju_norm(Gv, n);
+    if (norm < mjMINVAL && it == 0 && v[0] != 1) {
+      mju_zero(v, n);
+      v[0] = 1;
+      it--;
+      continue;
+    }
     if (norm < mjMINVAL) {
       break;
     }

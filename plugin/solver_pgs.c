@@ -9,6 +9,7 @@
 //   equality      exact block solve  f_k -= omega G_kk^-1 a_k  (bilateral, force free)
 //   friction loss f <- clamp(f - omega a / G_kk, -fl, fl)
 //   limit, condim-1 contact   f <- max(0, f - omega a / G_kk)
+//   a limit and a friction loss on one row of J (up to its sign): solved together (gauss_seidel.c)
 //   contact       1. stick test (all laws): the local solve f* = f_k - G_kk^-1 a_k makes a_k = 0;
 //                    if f* is in the law's cone it is the exact local solution: take it.
 //                 2. otherwise, by law:
@@ -19,7 +20,12 @@
 //                      then the horizontal projection onto the cone at fixed f_n. A fixed point
 //                      has f_t on the cone with a_t opposite to f~_t (maximal dissipation) and
 //                      f_n _|_ a_n: the NCP (15). The scalar tangential step matters: a matrix
-//                      step (G_tt^-1) would converge to a non-dissipative point.
+//                      step (G_tt^-1) would converge to a non-dissipative point. A contact with
+//                      torsional or rolling friction (condim 4, 6) moves half-way to the exact
+//                      friction at fixed f_n instead (acs_updateContactBlock: the minimizer of
+//                      the friction's energy on the cone's disc, whose optimality conditions are
+//                      that same maximal dissipation): the scalar step, set by the sliding rows,
+//                      turned its spin and rolling friction slowly.
 //                    LCP (Alg. 1): the same normal step, then each tangential row in turn:
 //                      f_j <- clamp(f_j - omega a_j / G_jj, -mu_j f_n, mu_j f_n) (box cone).
 //                    CCP (Alg. 2): block projected gradient f <- P_K(f - h a), h = omega /
@@ -85,8 +91,9 @@ int acs_pgsSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
   acs_blocksCompute(B, p);
   for (int k=0; k < p->nblock; k++) {
     int dim = p->block_dim[k];
-    pw.step[k] = (p->block_type[k] == acsBLOCK_CONTACT && dim > 1) ?
-                 acs_contactTangentStep(B->G + B->adr[k], p->block_mu + 5*k, dim, s->omega) : 0;
+    pw.step[k] = (p->block_type[k] != acsBLOCK_CONTACT || dim == 1) ? 0 :
+                 dim > 3 ? -1 :    // torsional or rolling friction: the exact friction
+                 acs_contactTangentStep(B->G + B->adr[k], p->block_mu + 5*k, dim, s->omega);
   }
   return acs_gaussSeidel(force, stats, &pw.sweep, p, s, pw.model, s->omega, s->omega, 1,
                          pgsContact, &pw);

@@ -1313,6 +1313,95 @@ static void testOtherRows(void) {
 }
 
 
+// A limit and a friction loss on the same dof (a joint at its limit with friction loss; the
+// Shadow hand's fingers rest so, their joint margins holding 15 limits): one dof of mass 2 (G =
+// 1/2), pushed into the limit at 1.5 m/s^2, whose stabilization asks s = 1e-3 m/s^2 more than
+// the friction row sees. The limit holds (a_l = 0), so the dof moves at s against the friction
+// loss: f_f = -F (F = 1 N) opposes it, and f_l = 2 (s + 1.5) + F = 4.002 N. Solved one row at a
+// time, the friction moves from its first value F toward -F by s / G = 0.002 N a sweep (1000
+// sweeps; pgs's subspace step cannot end it: the two rows are one); solved as a pair, in one
+// sweep. Both sides: the lower limit (row +1) and the upper (row -1, pushed the other way)
+static void testFrictionLimitPair(void) {
+  static const char* kSweeps[] = {"pgs", "raisim", "lcp-pgs", "ccp-pgs"};
+  for (int side=0; side < 2; side++) {
+    mjtNum rho = side ? -1 : 1, s = 1e-3, F = 1;
+    mjtNum M[1] = {2}, Jf[1] = {1}, Jl[1] = {rho};
+    mjtNum bf[1] = {-1.5 * rho}, bl[1] = {-1.5 - s};
+    acstProblem t;
+    acst_problemInit(&t, 1, M, H);
+    acst_problemAdd(&t, acsBLOCK_FRICTION, 1, Jf, bf, NULL, F);
+    acst_problemAdd(&t, acsBLOCK_LIMIT, 1, Jl, bl, NULL, 0);
+    for (int i=0; i < N_ALL; i++) {
+      mjtNum f[2] = {0, 0};
+      acsStats st;
+      solveOk(f, &st, &t.p, kAll[i]);
+      ENSURE_NEAR(f[0], -rho * F, kForceTol);
+      ENSURE_NEAR(f[1], 2 * (s + 1.5) + F, kForceTol);
+    }
+    for (int i=0; i < 4; i++) {
+      mjtNum f[2] = {0, 0};
+      acsStats st;
+      solveOk(f, &st, &t.p, kSweeps[i]);
+      ENSURE_LE(st.niter, 2);           // the pair's solve, then the residual of zero
+    }
+  }
+}
+
+
+// A contact with torsional friction (condim 4) that slides and spins: a body with dofs (x, y, z,
+// spin about z), mass 1 kg and inertia 1e-3 kg m^2 about z, mu = (1, 1, 0.005), pushed along x
+// by 8 N and turned by 0.05 N m (each alone within its friction, together outside the cone). G
+// is diagonal: f_n = m g, and the friction in the scaled coordinates u = f_t / mu solves
+// min 1/2 u'Hu + c'u on |u| <= f_n with H = diag(1, 1, 0.005^2 / 1e-3) and c = mu o b_t:
+// u_i = -c_i / (H_i + lam), lam the root of |u| = f_n, found here by bisection. The residual
+// weighs the spin's direction by mu_s: with pgs's gradient step in those coordinates (1 / max H,
+// of which the spin takes 0.025 a sweep) its sweeps alone reach the tolerance with the friction
+// 3.2e-7 N off; the exact friction, half-way each sweep, halves the error a sweep (a numpy model
+// of the sweeps: 38 sweeps, 3e-11 N). Within 60 sweeps and kForceTol (pgs's sweeps alone: its
+// subspace step, with the friction's angles as unknowns, solves one contact either way). admm
+// reaches the same answer
+static void testTorsionalFriction(void) {
+  mjtNum m = 1, I = 1e-3, mu = 1, mus = 0.005, Fx = 8, tau = 0.05;
+  mjtNum M[16] = {m, 0, 0, 0,  0, m, 0, 0,  0, 0, m, 0,  0, 0, 0, I};
+  mjtNum J[16] = {0, 0, 1, 0,  1, 0, 0, 0,  0, 1, 0, 0,  0, 0, 0, 1};
+  mjtNum b[4] = {-G, Fx / m, 0, tau / I};
+  mjtNum mus5[5] = {mu, mu, mus, 0, 0};
+  acstProblem t;
+  acst_problemInit(&t, 4, M, H);
+  acst_problemAdd(&t, acsBLOCK_CONTACT, 4, J, b, mus5, 0);
+
+  // the reference: lam by bisection on |u(lam)| = f_n (|u| falls with lam)
+  mjtNum fn = m * G, h[3] = {mu*mu / m, mu*mu / m, mus*mus / I};
+  mjtNum c[3] = {mu * b[1], mu * b[2], mus * b[3]}, lo = 0, hi = 1e3;
+  for (int it=0; it < 200; it++) {
+    mjtNum lam = (lo + hi) / 2, s = 0;
+    for (int i=0; i < 3; i++) {
+      s += (c[i] / (h[i] + lam)) * (c[i] / (h[i] + lam));
+    }
+    if (s > fn * fn) {
+      lo = lam;
+    } else {
+      hi = lam;
+    }
+  }
+  mjtNum lam = (lo + hi) / 2, mus3[3] = {mu, mu, mus};
+  ENSURE(lo > 0);                       // it slides: the friction is on the cone
+  for (int i=0; i < 3; i++) {          // admm, pgs, pgs's sweeps alone (no subspace step)
+    mjtNum f[4] = {0, 0, 0, 0};
+    acsStats st;
+    acsSettings s = budgetSettings(i ? "pgs" : "admm", kTol, i < 2);
+    ENSURE(acst_solveSettings(f, &st, &t.p, &s) == acsSTATUS_CONVERGED);
+    ENSURE_NEAR(f[0], fn, kForceTol);
+    for (int r=0; r < 3; r++) {
+      ENSURE_NEAR(f[r+1], -mus3[r] * c[r] / (h[r] + lam), kForceTol);
+    }
+    if (i == 2) {
+      ENSURE_LE(st.niter, 60);
+    }
+  }
+}
+
+
 static void testWarmStartGuard(void) {
   // a warm start that does net work against the motion (here: 1e6 N pushing the resting mass into
   // the plane sideways, as a contact set that changed can leave) is replaced by zero forces: one
@@ -1399,6 +1488,8 @@ int main(int argc, char** argv) {
     TEST(testAdmmCarriedPenalty),
     TEST(testAdmmSubspaceStart),
     TEST(testOtherRows),
+    TEST(testFrictionLimitPair),
+    TEST(testTorsionalFriction),
     TEST(testWarmStartGuard),
     TEST(testBadInput),
   };
