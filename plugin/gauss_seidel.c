@@ -181,19 +181,6 @@ void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p) {
 
 //---------------------------------- limits with friction loss -------------------------------------
 
-// row r of the operator that gives G (B in factor space, else J): its columns and entries
-static int operatorRow(const int** col, const mjtNum** val, const acsProblem* p, int r) {
-  if (p->B) {
-    *col = p->B_colind + p->B_rowadr[r];
-    *val = p->B + p->B_rowadr[r];
-    return p->B_rownnz[r];
-  }
-  *col = p->J_colind + p->J_rowadr[r];
-  *val = p->J + p->J_rowadr[r];
-  return p->J_rownnz[r];
-}
-
-
 // is block k one row without compliance
 static int stiffRow(const acsProblem* p, int k) {
   return p->block_dim[k] == 1 && (!p->R || p->R[p->block_adr[k]] == 0);
@@ -204,8 +191,8 @@ static int stiffRow(const acsProblem* p, int k) {
 static mjtNum rowRatio(const acsProblem* p, int rf, int rl) {
   const int *cf, *cl;
   const mjtNum *vf, *vl;
-  int n = operatorRow(&cf, &vf, p, rf);
-  if (n == 0 || operatorRow(&cl, &vl, p, rl) != n) {
+  int n = acs_rowL(&cf, &vf, p, rf);
+  if (n == 0 || acs_rowL(&cl, &vl, p, rl) != n) {
     return 0;
   }
   mjtNum rho = vl[0] == vf[0] ? 1 : vl[0] == -vf[0] ? -1 : 0;
@@ -218,8 +205,9 @@ static mjtNum rowRatio(const acsProblem* p, int rf, int rl) {
 }
 
 
-// pair each limit with a friction loss on the same row of the operator up to its sign (a joint's
-// limit and its dof's friction loss, a tendon's limit and its friction loss; both stiff): the two
+// pair each limit with a friction loss of its island on the same row of the operator (B, else J)
+// up to its sign (a joint's limit and its dof's friction loss, a tendon's limit and its friction
+// loss; both stiff): the two
 // make G singular, and the sweeps, one row at a time, move force between them only by the
 // limit's stabilization (its velocity's share that the friction row does not see) over their
 // diagonal per sweep, until the friction reaches its bound; pgs's subspace step cannot end that
@@ -238,7 +226,7 @@ static void pairRows(acsSweep* gs, const acsProblem* p) {
     const mjtNum* val;
     gs->partner[k] = -1;
     if (p->block_type[k] == acsBLOCK_FRICTION && stiffRow(p, k) &&
-        operatorRow(&col, &val, p, p->block_adr[k]) > 0) {
+        acs_rowL(&col, &val, p, p->block_adr[k]) > 0) {
       next[k] = head[col[0]];
       head[col[0]] = k;
     }
@@ -247,11 +235,12 @@ static void pairRows(acsSweep* gs, const acsProblem* p) {
     const int* col;
     const mjtNum* val;
     if (p->block_type[k] != acsBLOCK_LIMIT || !stiffRow(p, k) ||
-        operatorRow(&col, &val, p, p->block_adr[k]) == 0) {
+        acs_rowL(&col, &val, p, p->block_adr[k]) == 0) {
       continue;
     }
     for (int kf=head[col[0]]; kf >= 0; kf = next[kf]) {
-      mjtNum rho = gs->partner[kf] < 0 ? rowRatio(p, p->block_adr[kf], p->block_adr[k]) : 0;
+      int free = gs->partner[kf] < 0 && acs_blockIsland(p, kf) == acs_blockIsland(p, k);
+      mjtNum rho = free ? rowRatio(p, p->block_adr[kf], p->block_adr[k]) : 0;
       if (rho != 0) {
         gs->partner[k] = kf;
         gs->partner[kf] = k;

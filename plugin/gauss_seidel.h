@@ -39,7 +39,8 @@ typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
   int*     partner;               // a limit and a friction loss on one row of J  (nblock)
                                   //   (a joint's dof, a tendon): each other's block,
                                   //   -1 none
-  mjtNum*  pratio;                // the limit's row over the friction's (+-1)   (nblock)
+  mjtNum*  pratio;                // a paired limit: its row over its friction   (nblock)
+                                  //   loss's (+-1)
   int*     pscratch;              // pairing scratch                    (nv + nblock)
 
   int*     island_block;          // blocks by island                            (nblock)
@@ -115,10 +116,9 @@ int acs_subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs, cons
 // same row of the operator (B, else J; up to its sign) as one block, exactly (their rows make G
 // singular, and one at a time they converge only by the limit's stabilization a sweep). After
 // each sweep the island's NCP residual and the residual of the law model end its iterations:
-// converged at the tolerance,
-// stalled when its largest force change is at most rel_tolerance times its largest force,
-// diverged when not finite, or at maxiter sweeps. An island that converges stops; the others do
-// not sweep it again. The relaxation starts at relax and moves each sweep as
+// converged at the tolerance, stalled when its largest force change is at most rel_tolerance
+// times its largest force, diverged when not finite, or at maxiter sweeps. An island that
+// converges stops; the others do not sweep it again. The relaxation starts at relax and moves each sweep as
 // relax <- gamma relax + (1 - gamma) relax_min (gamma = 1: fixed). The step's status is the worst
 // of the islands' (diverged, maxiter, stalled, converged), its iterations the most sweeps an island
 // took, its history the largest residual over the islands after each sweep.

@@ -581,6 +581,7 @@ static mjtNum powerIteration(admmWork* aw, const acsProblem* p, const admmIsland
     v[r] = 1 / mju_sqrt(n);
   }
   mjtNum est = 0;
+  int restarted = 0;
   for (int it=0; it < kPowerIterations; it++) {
     if (G) {
       mju_mulMatVec(Gv, G, v, n, n);
@@ -595,9 +596,10 @@ static mjtNum powerIteration(admmWork* aw, const acsProblem* p, const admmIsland
       }
     }
     mjtNum norm = mju_norm(Gv, n);
-    if (norm < mjMINVAL && it == 0 && v[0] != 1) {
+    if (norm < mjMINVAL && it == 0 && !restarted && n > 1) {
       mju_zero(v, n);
       v[0] = 1;
+      restarted = 1;
       it--;
       continue;
     }

@@ -116,8 +116,9 @@ int acs_updateSimpleBlock(mjtNum* f, const mjtNum* a, const acsBlocks* b, const 
 // Gauss-Seidel update of a contact block with friction (dim > 1) by the law model, the pgs
 // family's (solver_pgs.c): the exact local solve where it lies in the law's cone, otherwise NCP:
 // a normal step, then a tangential gradient step of length tstep in the coordinates scaled by
-// mu (tstep < 0: half-way to the exact friction at the new normal force, the minimizer of the
-// friction's energy on the cone's disc) and the horizontal projection onto the cone; LCP:
+// mu (tstep < 0: a share 0.5 omega of the way to the exact friction at the new normal force, the
+// minimizer of the friction's energy on the cone's disc) and the horizontal projection onto the
+// cone; LCP:
 // projected steps row by row in the box;
 // CCP: a projected gradient step on the block. f, a: the block's force and velocity (its own
 // force included), G, Ginv: its diagonal block and inverse, mu: its friction (5), relaxed by

@@ -1315,18 +1315,25 @@ static void testOtherRows(void) {
 
 // A limit and a friction loss on the same dof (a joint at its limit with friction loss; the
 // Shadow hand's fingers rest so, their joint margins holding 15 limits): one dof of mass 2 (G =
-// 1/2), pushed into the limit at 1.5 m/s^2, whose stabilization asks s = 1e-3 m/s^2 more than
-// the friction row sees. The limit holds (a_l = 0), so the dof moves at s against the friction
-// loss: f_f = -F (F = 1 N) opposes it, and f_l = 2 (s + 1.5) + F = 4.002 N. Solved one row at a
-// time, the friction moves from its first value F toward -F by s / G = 0.002 N a sweep (1000
-// sweeps; pgs's subspace step cannot end it: the two rows are one); solved as a pair, in one
-// sweep. Both sides: the lower limit (row +1) and the upper (row -1, pushed the other way)
+// 1/2) whose free acceleration is 1.5 m/s^2 into the limit, on both sides (the lower limit, row
+// +1, and the upper, row -1, pushed the other way: rho). Held: the limit's stabilization asks
+// s = 1e-3 m/s^2 more than the friction row sees; the limit holds (a_l = 0), so the dof moves at
+// s against the friction loss, f_f = -rho F opposes it, and f_l = 2 (s + 1.5) + F. Solved one
+// row at a time, the friction moves from its first value toward its answer by s / G = 0.002 N a
+// sweep (1000 sweeps with F = 1; pgs's subspace step cannot end it: the two rows are one);
+// solved as a pair, in the first sweep. Released: the limit's row, free, moves into the limit at
+// 0.2 m/s^2, 1.3 m/s^2 slower than the friction row: once the friction holds the dof the limit
+// moves apart, lets go (f_l = 0), and the friction alone gives f_f = rho min(3, F) (inside its
+// bound with F = 5: the pair's test must count the friction's update, or it holds the limit
+// and puts the friction at its bound)
 static void testFrictionLimitPair(void) {
   static const char* kSweeps[] = {"pgs", "raisim", "lcp-pgs", "ccp-pgs"};
-  for (int side=0; side < 2; side++) {
-    mjtNum rho = side ? -1 : 1, s = 1e-3, F = 1;
+  for (int c=0; c < 8; c++) {
+    int side = c & 1, held = (c >> 1) & 1;
+    mjtNum rho = side ? -1 : 1, s = 1e-3, F = (c >> 2) ? 5 : 1;
     mjtNum M[1] = {2}, Jf[1] = {1}, Jl[1] = {rho};
-    mjtNum bf[1] = {-1.5 * rho}, bl[1] = {-1.5 - s};
+    mjtNum bf[1] = {-1.5 * rho}, bl[1] = {held ? -1.5 - s : -0.2};
+    mjtNum ff = held ? -rho * F : rho * mju_min(3, F), fl = held ? 2 * (s + 1.5) + F : 0;
     acstProblem t;
     acst_problemInit(&t, 1, M, H);
     acst_problemAdd(&t, acsBLOCK_FRICTION, 1, Jf, bf, NULL, F);
@@ -1335,14 +1342,18 @@ static void testFrictionLimitPair(void) {
       mjtNum f[2] = {0, 0};
       acsStats st;
       solveOk(f, &st, &t.p, kAll[i]);
-      ENSURE_NEAR(f[0], -rho * F, kForceTol);
-      ENSURE_NEAR(f[1], 2 * (s + 1.5) + F, kForceTol);
+      ENSURE_NEAR(f[0], ff, kForceTol);
+      ENSURE_NEAR(f[1], fl, kForceTol);
+      if (i < 4) {
+        solveOk(f, &st, &t.p, kSweeps[i]);  // from the answer: no sweep
+        ENSURE(st.niter == 0);
+      }
     }
     for (int i=0; i < 4; i++) {
       mjtNum f[2] = {0, 0};
       acsStats st;
       solveOk(f, &st, &t.p, kSweeps[i]);
-      ENSURE_LE(st.niter, 2);           // the pair's solve, then the residual of zero
+      ENSURE(st.niter == 1);
     }
   }
 }
@@ -1350,7 +1361,8 @@ static void testFrictionLimitPair(void) {
 
 // A contact with torsional friction (condim 4) that slides and spins: a body with dofs (x, y, z,
 // spin about z), mass 1 kg and inertia 1e-3 kg m^2 about z, mu = (1, 1, 0.005), pushed along x
-// by 8 N and turned by 0.05 N m (each alone within its friction, together outside the cone). G
+// by 8 N (inside the friction alone) and turned by 0.05 N m (just past the torsional friction
+// alone, 0.049 N m); together they slide and spin. G
 // is diagonal: f_n = m g, and the friction in the scaled coordinates u = f_t / mu solves
 // min 1/2 u'Hu + c'u on |u| <= f_n with H = diag(1, 1, 0.005^2 / 1e-3) and c = mu o b_t:
 // u_i = -c_i / (H_i + lam), lam the root of |u| = f_n, found here by bisection. The residual
