@@ -293,6 +293,21 @@ mjtNum acs_contactTangentStep(const mjtNum* G, const mjtNum* mu, int dim, mjtNum
 #define kExactShare 0.5
 
 
+// an upper bound of the largest eigenvalue of a square matrix A (n x n): its largest row sum of
+// absolute values (Gershgorin)
+static mjtNum gershgorin(const mjtNum* A, int n) {
+  mjtNum bound = 0;
+  for (int i=0; i < n; i++) {
+    mjtNum row = 0;
+    for (int j=0; j < n; j++) {
+      row += mju_abs(A[i*n+j]);
+    }
+    bound = mju_max(bound, row);
+  }
+  return bound;
+}
+
+
 // the Cholesky factor L (row-major, lower) of A + lam I (n x n); return 0 if not positive definite
 static int cholShift(mjtNum* L, const mjtNum* A, mjtNum lam, int n) {
   for (int i=0; i < n; i++) {
@@ -363,16 +378,8 @@ static void tangentSolve(mjtNum* u, const mjtNum* f, const mjtNum* at, const mjt
     mju_zero(u, n);
     return;
   }
-  // from a lower bound of the root: |u(lam)| >= |c| / (lam + lambda_max(H)) (Gershgorin)
-  mjtNum hmax = 0;
-  for (int i=0; i < n; i++) {
-    mjtNum row = 0;
-    for (int j=0; j < n; j++) {
-      row += mju_abs(H[i*n+j]);
-    }
-    hmax = mju_max(hmax, row);
-  }
-  mjtNum lam = mju_max(0, mju_norm(c, n) / fn - hmax);
+  // from a lower bound of the root: |u(lam)| >= |c| / (lam + lambda_max(H))
+  mjtNum lam = mju_max(0, mju_norm(c, n) / fn - gershgorin(H, n));
   mju_zero(u, n);                               // no factor at all (G not finite): no friction
   for (int iter=0; iter < 30; iter++) {
     if (!cholShift(L, H, lam, n)) {             // H singular: from just right of 0
@@ -439,15 +446,7 @@ void acs_updateContactBlock(mjtNum* f, const mjtNum* a, const mjtNum* G, const m
   //    Gershgorin bound (a step 3 / trace would exceed 2 / lambda_max on an anisotropic block,
   //    a cube corner on a light body, and the iteration would diverge)
   if (model == acsMODEL_CCP) {
-    mjtNum bound = 0;
-    for (int i=0; i < dim; i++) {
-      mjtNum row = 0;
-      for (int j=0; j < dim; j++) {
-        row += mju_abs(G[i*dim+j]);
-      }
-      bound = mju_max(bound, row);
-    }
-    mjtNum h = omega / (bound + mjMINVAL);
+    mjtNum h = omega / (gershgorin(G, dim) + mjMINVAL);
     for (int i=0; i < dim; i++) {
       f[i] -= h * a[i];
     }
