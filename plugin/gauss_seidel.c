@@ -271,10 +271,15 @@ static void pairUpdate(mjtNum* force, acsSweep* gs, const acsProblem* p, int kl,
   // the limit let go
   mjtNum ffs = mju_clip(ff - (af - rho * g * fl) / (g + mjMINVAL), -F, F), fls = 0;
   if (al + rho * g * (ffs - ff - rho * fl) < 0) {
-    // the limit holding: the friction row's velocity af - al / rho
-    mjtNum v = af - rho * al;
-    ffs = v > 0 ? -F : v < 0 ? F : mju_clip(ff, -F, F);
-    fls = mju_max(0, fl - al / (g + mjMINVAL) - rho * (ffs - ff));
+    // the limit holding: the friction row's velocity af - al / rho; where that is zero (the rows'
+    // biases agree) the friction is free, and takes what leaves the limit no force if it can
+    mjtNum v = af - rho * al, d = fl - al / (g + mjMINVAL);
+    mjtNum ffb = v > 0 ? -F : v < 0 ? F : mju_clip(ff + rho * d, -F, F);
+    mjtNum flb = d - rho * (ffb - ff);
+    if (flb >= 0) {               // else the release failed its test by rounding only
+      ffs = ffb;
+      fls = flb;
+    }
   }
   mjtNum df[2] = {mju_clip(ff + omega * (ffs - ff), -F, F) - ff,
                   mju_max(0, fl + omega * (fls - fl)) - fl};

@@ -285,8 +285,9 @@ mjtNum acs_contactTangentStep(const mjtNum* G, const mjtNum* mu, int dim, mjtNum
 // the share of the way to the exact friction that the NCP update takes on contacts with torsional
 // or rolling friction (tstep < 0), times the relaxation omega (1 by default). Perturbed runs
 // (every joint, 8 runs at each of the amplitudes 1e-3, 1e-2 and 3e-4, 300 steps after 100),
-// pgs's converged steps and sweeps a step against the gradient step's: the Shadow hand 94.8%
-// and 6.6 (94.0% and 9.6), the dog 85.0% and 23.6 (79.2% and 32.0). At 1e-3 alone, before
+// pgs's converged steps and sweeps a step against the gradient step's: the Shadow hand 95.6%
+// and 6.4 with its limits and friction losses paired too (94.0% and 9.6; the exact friction
+// alone 95.6% and 7.4), the dog 85.0% and 23.6 (79.2% and 32.0). At 1e-3 alone, before
 // limits and friction losses were paired: the dog 66.4% with the whole way, 79.8% with 0.7,
 // 80.0% with 0.5 and 78.8% with 0.3 (the gradient step 78.8%), the hand 96.8%, 96.2%, 96.8% and
 // 93.8% (92.4%)
