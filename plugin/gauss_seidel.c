@@ -256,8 +256,10 @@ static void pairRows(acsSweep* gs, const acsProblem* p) {
 // omega; w updated. With g their friction row's diagonal and rho the ratio of their rows, the
 // limit's velocity is rho times the friction's plus a constant: either the limit lets go (zero
 // force) and the friction takes its own exact update, or the limit holds (zero velocity), which
-// sets the friction row's velocity and so its force (at its bound against a velocity, kept if
-// none), and the limit's force follows. The one that satisfies its law is the pair's solution
+// sets the friction row's velocity and so its force (at its bound against a velocity; with none,
+// free, the force that leaves the limit none if the bound allows), and the limit's force
+// follows. The pair's problem is a convex QP bounded below: one of the two solves it, the
+// release where the hold would need a negative limit force (its test failed by rounding)
 static void pairUpdate(mjtNum* force, acsSweep* gs, const acsProblem* p, int kl, mjtNum omega) {
   const acsBlocks* B = &gs->blocks;
   int kf = gs->partner[kl], rf = p->block_adr[kf], rl = p->block_adr[kl];
