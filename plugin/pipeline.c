@@ -287,19 +287,29 @@ static int fwdConstraintNative(const mjModel* m, mjData* d, acsContext* ctx) {
 
 // A run of steps without (some of) their stabilization tries it again every kProbeRun-th step
 // (a gripper's target raised off the table it was pulled into gets its weld's correction back at
-// most kProbeRun steps late); a try by a solver whose first iterations tell (probeTells) gets
-// kProbe iterations before it is judged: with 5, pgs's residual on
-// test_models/weld_into_floor.xml was not yet kDiverged times zero forces'. Measured on Fetch push
-// (300 steps after 100): trying on every step (kProbe iterations, every 10th the whole budget)
-// cost pgs 3.7x mj_step, trying every 10th step 1.8x
+// most kProbeRun steps late). That try is judged by kProbe iterations of a solver whose first
+// iterations tell (probeSolver): with 5, pgs's residual on test_models/weld_into_floor.xml was
+// not yet kDiverged times zero forces'. Measured on Fetch push (300 steps after 100): trying on
+// every step (kProbe iterations, every 10th the whole budget) cost pgs 3.7x mj_step, trying every
+// 10th step 1.8x
 #define kProbe 10
 #define kProbeRun 10
 
-// can kProbe iterations tell a stabilized problem without a solution: Gauss-Seidel sweeps, yes;
-// ADMM's first iterations from a poor penalty can sit 1e7 times above zero forces' residual on a
-// problem that has one (test_models/weld_into_floor.xml, Fetch push)
-static int probeTells(int solver) {
-  return solver != acsSOL_ADMM && solver != acsSOL_CCP_ADMM;
+// the solver whose first kProbe iterations judge a try of the stabilization: Gauss-Seidel sweeps
+// tell a problem without a solution; ADMM's first iterations from a poor penalty can sit 1e7
+// times above zero forces' residual on a problem that has one (test_models/weld_into_floor.xml,
+// Fetch push), so admm and ccp-admm are judged by the sweeps of their law (pgs, ccp-pgs) and then
+// solve from where those stopped. Until they were, their tries ran the whole budget on the
+// problem without a solution (Fetch push: 100 of the 154 iterations of every 10 steps)
+static int probeSolver(int solver) {
+  switch (solver) {
+  case acsSOL_ADMM:
+    return acsSOL_PGS;
+  case acsSOL_CCP_ADMM:
+    return acsSOL_CCP_PGS;
+  default:
+    return solver;
+  }
 }
 
 // the constraint stage with an acs solver. Return 0, or -1 with the reason in ctx->error (then
@@ -318,7 +328,19 @@ static int fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
   mjtNum* force = acsBUF(ctx, force, mjtNum);
   int nwarm = acs_warmstart(force, ctx, m, d);
   double time_problem = acs_timeMicro() - t0;
+  // a try of the stabilization after a run of steps without it (below): judged by probeSolver
+  int dual = acs_solverModel(ctx->settings.solver) != acsMODEL_COMPLIANT;
+  int run = ctx->unstabilized_run;
+  int probe = dual && run && !(run % kProbeRun) && ctx->settings.maxiter > kProbe;
+  acsSettings budget = ctx->settings;
+  if (probe) {
+    budget.maxiter = kProbe;
+    budget.solver = probeSolver(ctx->settings.solver);
+  }
   size_t worksize = acs_workspaceBytes(p, &ctx->settings);
+  if (budget.solver != ctx->settings.solver) {
+    worksize = mjMAX(worksize, acs_workspaceBytes(p, &budget));
+  }
   if (acs_bufferReserve(&ctx->mem, &ctx->work, worksize, 1)) {
     acs_formatError(ctx->error, acsNERROR, "out of memory for the solver workspace (%zu bytes)",
                     worksize);
@@ -340,16 +362,14 @@ static int fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
   } else {
     // a run of steps whose stabilization could not be met: the islands on the trees of those
     // that went without it at the last step go without it again, but every kProbeRun-th step,
-    // which tries it on every island. With a solver whose first iterations tell (probeTells),
-    // that step's stabilized problem first gets kProbe iterations: a diverging solve ends there,
-    // a sound one goes on with the rest of the budget (warm started from where it stopped)
-    int dual = acs_solverModel(ctx->settings.solver) != acsMODEL_COMPLIANT;
-    int run = ctx->unstabilized_run;
+    // which tries it on every island. That step's stabilized problem first gets kProbe iterations
+    // of probeSolver: a diverging solve ends there, a sound one goes on with the rest of the
+    // budget (warm started from where it stopped; with the step's own solver where the probe's
+    // was another, the whole budget)
     int* drop = acsBUF(ctx, island_drop, int);
     memset(drop, 0, acs_islandCount(p) * sizeof(int));
     int nknown = 0;
     acsSolverState kept = ctx->solver_state;
-    acsSettings budget = ctx->settings;
     if (dual) {
       mju_copy(acsBUF(ctx, force_start, mjtNum), force, p->nefc);
       nknown = run % kProbeRun ? knownDrops(drop, ctx) : 0;
@@ -357,15 +377,13 @@ static int fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
         dropStabilization(force, ctx, drop);
       }
     }
-    int probe = dual && run && !(run % kProbeRun) && probeTells(ctx->settings.solver) &&
-                budget.maxiter > kProbe;
-    if (probe) {
-      budget.maxiter = kProbe;
-    }
     acs_solveProblem(force, st, &ctx->solver_state, p, &budget, ctx->work.ptr);
     int ndrop = divergingIslands(drop, ctx, force);
-    if (probe && st->status == acsSTATUS_MAXITER && !ndrop) {
-      budget.maxiter = ctx->settings.maxiter - st->niter;
+    if (probe && !ndrop &&
+        (budget.solver != ctx->settings.solver || st->status == acsSTATUS_MAXITER)) {
+      int other = budget.solver != ctx->settings.solver;
+      budget = ctx->settings;
+      budget.maxiter -= other ? 0 : st->niter;
       solveAgain(force, ctx, &budget);
       ndrop = divergingIslands(drop, ctx, force);
     }

@@ -162,14 +162,18 @@ int acs_snAnalyze(acsSupernodal* sn) {
 }
 
 
-void acs_snZero(acsSupernodal* sn) {
+size_t acs_snValues(const acsSupernodal* sn) {
   int n = sn->nnode;
   if (n == 0) {
-    return;
+    return 0;
   }
   int last = sn->colstart[n] - 1;
-  size_t nval = sn->blkadr[last] + (size_t)sn->size[sn->blkrow[last]] * sn->size[sn->order[n-1]];
-  mju_zero(sn->val, nval);
+  return sn->blkadr[last] + (size_t)sn->size[sn->blkrow[last]] * sn->size[sn->order[n-1]];
+}
+
+
+void acs_snZero(acsSupernodal* sn) {
+  mju_zero(sn->val, acs_snValues(sn));
 }
 
 

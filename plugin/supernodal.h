@@ -57,6 +57,9 @@ void acs_snCouple(acsSupernodal* sn, int a, int b);
 // the order and the blocks, fill included. Return -1 if they need more than maxval values
 int acs_snAnalyze(acsSupernodal* sn);
 
+// number of values of the present pattern (the first entries of val)
+size_t acs_snValues(const acsSupernodal* sn);
+
 // values of the pattern set to zero
 void acs_snZero(acsSupernodal* sn);
 
