@@ -298,9 +298,8 @@ static int fwdConstraintNative(const mjModel* m, mjData* d, acsContext* ctx) {
 // the solver whose first kProbe iterations judge a try of the stabilization: Gauss-Seidel sweeps
 // tell a problem without a solution; ADMM's first iterations from a poor penalty can sit 1e7
 // times above zero forces' residual on a problem that has one (test_models/weld_into_floor.xml,
-// Fetch push), so admm and ccp-admm are judged by the sweeps of their law (pgs, ccp-pgs) and then
-// solve from where those stopped. Until they were, their tries ran the whole budget on the
-// problem without a solution (Fetch push: 100 of the 154 iterations of every 10 steps)
+// Fetch push), so admm and ccp-admm are judged by the plain sweeps (omega 1) of their law (pgs,
+// ccp-pgs), and then solve from where those stopped
 static int probeSolver(int solver) {
   switch (solver) {
   case acsSOL_ADMM:
@@ -336,6 +335,9 @@ static int fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
   if (probe) {
     budget.maxiter = kProbe;
     budget.solver = probeSolver(ctx->settings.solver);
+    if (budget.solver != ctx->settings.solver) {
+      budget.omega = 1;   // the step's omega over-relaxes ADMM's x-update, not these sweeps
+    }
   }
   size_t worksize = acs_workspaceBytes(p, &ctx->settings);
   if (budget.solver != ctx->settings.solver) {
@@ -363,9 +365,10 @@ static int fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
     // a run of steps whose stabilization could not be met: the islands on the trees of those
     // that went without it at the last step go without it again, but every kProbeRun-th step,
     // which tries it on every island. That step's stabilized problem first gets kProbe iterations
-    // of probeSolver: a diverging solve ends there, a sound one goes on with the rest of the
-    // budget (warm started from where it stopped; with the step's own solver where the probe's
-    // was another, the whole budget)
+    // of probeSolver: a diverging solve ends there; else the solve goes on from where it stopped,
+    // with the rest of the budget, or where probeSolver is another solver, the step's own with
+    // its whole budget (such a try takes up to kProbe iterations more than maxiter, and the
+    // islands found diverging then one more solve)
     int* drop = acsBUF(ctx, island_drop, int);
     memset(drop, 0, acs_islandCount(p) * sizeof(int));
     int nknown = 0;

@@ -23,7 +23,8 @@
 // K = M + A' Lambda^-1 A over the dofs of the island's trees: K has the sparsity of bodies in
 // contact and is factored by the supernodal Cholesky (hessian.c), so a wall of boxes costs about
 // its number of contacts per iteration (without compliance, Lambda = (eta + rho) I: J' D^2 J is
-// summed once per solve, and a penalty change adds M and it scaled before the factor). Without M (a hand-built problem), or when that factor
+// summed once per solve, and a penalty change forms K from M and J' D^2 J / (eta + rho) before
+// factoring it). Without M (a hand-built problem), or when that factor
 // needs more than its workspace, conjugate gradients on F applied through the rows,
 // preconditioned by the inverses of F's diagonal blocks and warm-started from the previous x,
 // solve it.
@@ -425,7 +426,7 @@ typedef struct {
 
 
 // add the island's blocks' J' X J to aw->hs, X = D Lambda^-1 D with Lambda = D R D + diag I
-// (Lambda's diagonal into aw->lambda); diag 0: X = D^2
+// (Lambda's diagonal into aw->lambda); diag 0: X = D^2, R left out (for islands without R only)
 static void addBlocks(admmWork* aw, const acsProblem* p, const admmIsland* is, mjtNum diag) {
   for (int j=0; j < is->nb; j++) {
     int k = is->blocks[j], adr = p->block_adr[k], dim = p->block_dim[k];
@@ -623,7 +624,10 @@ static mjtNum islandMaxDiag(const admmWork* aw, const admmIsland* is) {
 }
 
 
-// largest eigenvalue of the island's scaled G~ by power iteration (v, Gv: scratch, n), from the
+// largest eigenvalue of the island's scaled G~ by power iteration (v, Gv: scratch, n), at least
+// the largest diagonal entry of a dense island's G~ (a lower bound that the iteration, stopped at a
+// relative change of kPowerTolerance, can end below: 0.984646 against 1 on a finger's limits with
+// friction loss; and a lazy L, below, relies on it), from the
 // uniform vector, or from the first row's unit vector where G~ maps that to zero (rows that cancel
 // each other: a joint's upper limit, row -e_i, with the dof's friction loss, row e_i; L = 0 there
 // set the penalty to its floor, and admm stopped at a residual of 1 after 200000 iterations)
@@ -667,7 +671,7 @@ static mjtNum powerIteration(admmWork* aw, const acsProblem* p, const admmIsland
       break;
     }
   }
-  return est;
+  return mju_max(est, islandMaxDiag(aw, is));
 }
 
 
@@ -1004,11 +1008,10 @@ static int solveIslandAdmm(mjtNum* force, int* niter, mjtNum* last, mjtNum* rho_
   // penalty: the previous solve's, or the spectral rule (also when the warm start was dropped:
   // the penalty that went with it is no better, and a small one makes the x-update of a
   // hyperstatic contact set nearly singular); kept in [m, L]. A carried penalty in [m, the
-  // largest diagonal entry of a dense island's G~] (L is at least that) needs no clip, and L
-  // waits for the first penalty update that moves the penalty: a solve that converges before
-  // one, or whose updates would lower a penalty at its floor m, skips the power iteration (the
-  // same results to the bit; instructions a step: Shadow hand -6%, Fetch push -5%, the lying
-  // humanoid -2%)
+  // largest diagonal entry of a dense island's G~] (powerIteration's L is at least that) needs no
+  // clip, and L waits for the first penalty update that moves the penalty: a solve that converges
+  // before one, or whose updates would lower a penalty at its floor m, skips the power iteration
+  // (instructions a step: Shadow hand -6%, Fetch push -5%, the lying humanoid -2%)
   mjtNum m = eta, L = NAN, step = NAN;
   int carried = s->admm_rho <= 0 && isfinite(rho_carried) && !cold;
   if (!carried || rho_carried < m || rho_carried > islandMaxDiag(aw, is)) {
@@ -1141,13 +1144,13 @@ static int solveIslandAdmm(mjtNum* force, int* niter, mjtNum* last, mjtNum* rho_
     if (status < 0 && s->admm_factor > 0) {
       mjtNum old = rho;
       int up = rp > s->admm_ratio * rd, down = !up && rd > s->admm_ratio * rp;
-      if (isnan(L) && (up || (down && rho > m))) {   // a carried rho in [m, L]: L now
+      if (isnan(L) && (up || (down && rho != m))) {   // a carried rho in [m, L]: L now
         L = powerIteration(aw, p, is, aw->rhs, aw->loc);
         step = pow(spectralRatio(L, m), s->admm_factor);
       }
       if (up) {
         rho = mju_min(rho * step, mju_max(L, m));
-      } else if (down && rho > m) {
+      } else if (down && rho != m) {
         rho = mju_max(rho / step, m);
       }
       if (rho != old) {

@@ -784,12 +784,11 @@ static void testWeldIntoFloor(void) {
   // stabilization would cost 10 or 100); a try costs at most 30 iterations on average (the 10
   // sweeps and the solve without stabilization: observed 11 to 12; ADMM's tries ran its whole
   // budget of 100 on the problem without a solution before they were judged by sweeps: 101);
-  // (2) the box, an island of its own, keeps its
-  // stabilization: pushed 3 mm into the floor, it comes out to the slop (0.1 mm) within 0.2 s
-  // (Baumgarte 0.2 per step: 0.8^100 of the 3 mm is left; bound 0.2 mm); (3) once the target is
-  // raised 6 cm above the floor's reach, the weld's stabilization is back by the next try (at
-  // most 10 steps) and the hand reaches the target within 0.4 s (bound 0.1 mm; at 0.8 per step
-  // it is exact to rounding)
+  // (2) the box, an island of its own, keeps its stabilization: pushed 3 mm into the floor, it
+  // comes out to the slop (0.1 mm) within 0.2 s (Baumgarte 0.2 per step: 0.8^100 of the 3 mm is
+  // left; bound 0.2 mm); (3) once the target is raised 6 cm above the floor's reach, the weld's
+  // stabilization is back by the next try (at most 10 steps) and the hand reaches the target
+  // within 0.4 s (bound 0.1 mm; at 0.8 per step it is exact to rounding)
   mjModel* m = acst_loadTestModel("weld_into_floor.xml");
   if (!m) return;
   for (int s=0; s < NSOLVER; s++) {
