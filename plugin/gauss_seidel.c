@@ -176,6 +176,7 @@ void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p) {
   gs->gn           = 0;
   stateLayout(&gs->before, arena, p);
   gs->scratch      = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
+  acs_columnsLayout(&gs->cols, arena, p);
 }
 
 
@@ -484,7 +485,7 @@ static void stepMatrix(mjtNum* H, acsSweep* gs, const acsProblem* p, const islan
                        const int* rows, int n, const acsDenseG* dense) {
   acsDenseG own = {gs->Gi, gs->gpos, NULL, gs->gn};
   if (!dense && gs->gn < 0) {
-    acs_delassusRows(H, p, rows, n, NULL, gs->scratch);
+    acs_delassusColumns(H, p, rows, n, NULL, gs->scratch, &gs->cols);
     return;
   }
   if (!dense) {
@@ -496,7 +497,7 @@ static void stepMatrix(mjtNum* H, acsSweep* gs, const acsProblem* p, const islan
           gs->grow[own.n++] = adr + r;
         }
       }
-      acs_delassusRows(gs->Gi, p, gs->grow, own.n, NULL, gs->scratch);
+      acs_delassusColumns(gs->Gi, p, gs->grow, own.n, NULL, gs->scratch, &gs->cols);
       gs->gn = own.n;
     }
     dense = &own;

@@ -8,6 +8,7 @@
 
 #include <mujoco/mujoco.h>
 #include <acs/acs_types.h>
+#include "operator.h"
 #include "solver_util.h"
 
 // the update of a contact block with friction in a Gauss-Seidel sweep: the force f of block k
@@ -81,6 +82,7 @@ typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
   acsStepTerm* trow;              // their equations as rows of G       (up to 128)
   acsIslandState before;          // the island before the step
   mjtNum*  scratch;               //                                             (nv)
+  acsColumns cols;                // G's assembly by the columns of B
 } acsSweep;
 
 // an island's G + R, dense and scaled (ADMM's D (G + R) D), from which the subspace step reads

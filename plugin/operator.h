@@ -9,6 +9,7 @@
 
 #include <mujoco/mujoco.h>
 #include <acs/acs_types.h>
+#include "util_errmem.h"
 
 // Check what a solver needs beyond acs_checkProblem: Y or B (dual solvers, primal = 0), or the mass
 // matrix in MuJoCo's sparse layout and vel, vfree, pos (lagged, similar: primal = 1).
@@ -55,6 +56,30 @@ void acs_blockDelassus(mjtNum* G, const acsProblem* p, int k);
 // dotted with the left rows, faster than n^2 / 2 sparse merges
 void acs_delassusRows(mjtNum* H, const acsProblem* p, const int* rows, int n, const mjtNum* d,
                       mjtNum* scratch);
+
+// the workspace of acs_delassusColumns
+typedef struct acsColumns_ {
+  int*    count;                  // entries per column, zero between calls          (nv)
+  int*    touched;                // the columns the rows touch                      (nv)
+  int*    next;                   // a touched column's next entry                   (nv)
+  int*    row;                    // an entry's place in the row list                (nnzB)
+  mjtNum* val;                    // its value                                       (nnzB)
+  int     ready;                  // count is zero (set 0 with the arrays)
+} acsColumns;
+
+// carve the workspace of acs_delassusColumns for problem p
+void acs_columnsLayout(acsColumns* w, acsArena* arena, const acsProblem* p);
+
+// the H of acs_delassusRows, by the columns of B where that takes less work (rows on few shared
+// dofs and many of their own: a hand's joints): H = the sum over the columns c of b_c b_c' (b_c
+// the rows' entries in column c), each entry's products summed in the order of the columns, as
+// acs_delassusRows sums them: the same H to the bit. Return 1 if by columns, 0 if by rows (no B,
+// more than 256 rows, or less work)
+int acs_delassusColumns(mjtNum* H, const acsProblem* p, const int* rows, int n, const mjtNum* d,
+                        mjtNum* scratch, acsColumns* w);
+
+// tests: 1: acs_delassusColumns forms H by columns whenever it can (B, at most 256 rows)
+extern int acs_testDelassusColumns;
 
 // w = Y' f (nv; B' f when the problem has B: w then lives in factor space)
 void acs_mulYT(mjtNum* w, const acsProblem* p, const mjtNum* f);

@@ -135,6 +135,7 @@ typedef struct admmWork_ {
   int*    island_bstart;          // first entry of island i in island_block  (nisland + 1)
   int*    island_block;           // blocks grouped by island                 (nblock)
   mjtNum* G;                      // dense island blocks of D (G + R) D       (sum n_i^2, dense)
+  acsColumns cols;                // their assembly by the columns of B
   mjtNum* F;                      // their Cholesky factors with (eta + rho) I (sum n_i^2, dense)
   mjtNum* Pinv;                   // iterative islands: inverse diagonal blocks of F (sum dim^2)
   mjtNum* Gkk;                    // iterative islands: diagonal blocks of D (G + R) D (sum dim^2)
@@ -198,6 +199,7 @@ static void admmLayout(void* work, acsArena* arena, const acsProblem* p) {
   aw->island_block = acs_arenaAlloc(arena, p->nblock, sizeof(int));
   aw->G     = acs_arenaAlloc(arena, nG, sizeof(mjtNum));
   aw->F     = acs_arenaAlloc(arena, nG, sizeof(mjtNum));
+  acs_columnsLayout(&aw->cols, arena, p);
   aw->Pinv  = acs_arenaAlloc(arena, nP, sizeof(mjtNum));
   aw->Gkk   = acs_arenaAlloc(arena, nP, sizeof(mjtNum));
   aw->Padr  = acs_arenaAlloc(arena, p->nblock, sizeof(int));
@@ -347,7 +349,7 @@ static void buildIslands(admmWork* aw, const acsProblem* p) {
     const int* rows = aw->island_rows + aw->island_start[i];
     mjtNum* G = aw->G + adr;
     aw->island_Fadr[i] = (int)adr;
-    acs_delassusRows(G, p, rows, n, aw->d, aw->wz);
+    acs_delassusColumns(G, p, rows, n, aw->d, aw->wz, &aw->cols);
     adr += (size_t)n*n;
   }
   if (aw->woodbury) {

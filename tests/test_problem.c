@@ -546,10 +546,13 @@ static void testDelassusRows(void) {
     mjtNum* G = mju_malloc(sizeof(mjtNum) * nefc * nefc);
     mjtNum* scale = mju_malloc(sizeof(mjtNum) * nefc);
     mjtNum* scratch = mju_malloc(sizeof(mjtNum) * p->nv);
+    acsColumns cols = {mju_malloc(sizeof(int) * p->nv), mju_malloc(sizeof(int) * p->nv),
+                       mju_malloc(sizeof(int) * p->nv), mju_malloc(sizeof(int) * p->nnzB),
+                       mju_malloc(sizeof(mjtNum) * p->nnzB), 0};
     for (int r=0; r < nefc; r++) {
       scale[r] = 1 + 0.1 * (r % 7);
     }
-    int nwrong = 0, nentry = 0;
+    int nwrong = 0, nentry = 0, ncols = 0, nforced = 0;
     for (int order=0; order < 4; order++) {
       int n = 0;
       for (int r=0; r < nefc; r++) {
@@ -559,9 +562,19 @@ static void testDelassusRows(void) {
           rows[n++] = nefc - 1 - r;
         }
       }
-      for (int sc=0; sc < 2; sc++) {
-        const mjtNum* ds = sc ? scale : NULL;
-        acs_delassusRows(G, p, rows, n, ds, scratch);
+      for (int sc=0; sc < 6; sc++) {
+        // by rows, by columns (forced, on at most 256 rows) and as chosen by their work
+        const mjtNum* ds = sc % 2 ? scale : NULL;
+        if (sc < 2) {
+          acs_delassusRows(G, p, rows, n, ds, scratch);
+        } else {
+          acs_testDelassusColumns = sc < 4;
+          int bycols = acs_delassusColumns(G, p, rows, n, ds, scratch, &cols);
+          acs_testDelassusColumns = 0;
+          ncols += bycols;
+          nforced += sc < 4 && n <= 256;
+          nwrong += sc < 4 && n <= 256 && !bycols;
+        }
         for (int a=0; a < n; a++) {
           for (int b=0; b <= a; b++) {
             int ra = rows[a], rb = rows[b];
@@ -576,9 +589,15 @@ static void testDelassusRows(void) {
         }
       }
     }
-    printf("  %s: %d rows, %d entries, %d differ from the sparse dot products\n", models[im],
-           nefc, nentry, nwrong);
+    printf("  %s: %d rows, %d entries, %d differ from the sparse dot products (%d of %d H by "
+           "columns, %d forced)\n", models[im], nefc, nentry, nwrong, ncols, 16, nforced);
     ENSURE(nwrong == 0);
+    ENSURE(im || nforced == 8);   // the humanoid's lists: at most 256 rows, by columns when forced
+    mju_free(cols.count);
+    mju_free(cols.touched);
+    mju_free(cols.next);
+    mju_free(cols.row);
+    mju_free(cols.val);
 
     // the diagonal blocks (acs_blockDelassus, by entries on one pattern where the block's rows
     // share it: every contact here) and the rows' own products (acs_delassus of a row with
