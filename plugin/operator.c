@@ -9,7 +9,6 @@
 #include "operator.h"
 
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <mujoco/mujoco.h>
@@ -175,11 +174,6 @@ void acs_columnsLayout(acsColumns* w, acsArena* arena, const acsProblem* p) {
 }
 
 
-static int ascending(const void* a, const void* b) {
-  return *(const int*)a - *(const int*)b;
-}
-
-
 int acs_delassusColumns(mjtNum* H, const acsProblem* p, const int* rows, int n, const mjtNum* d,
                         mjtNum* scratch, acsColumns* w) {
   if (!p->B || n > kRunList) {
@@ -226,7 +220,25 @@ int acs_delassusColumns(mjtNum* H, const acsProblem* p, const int* rows, int n, 
 
   // the entries sorted by column, each column's in the order of the rows (next: a column's
   // first entry, then past its last)
-  qsort(w->touched, nt, sizeof(int), ascending);
+  // touched in ascending order, without allocation: insertion where the list is short, else
+  // the columns read again in order (qsort may take a buffer from the heap)
+  int nv = p->nv;
+  if (nt * nt < 4 * nv) {
+    for (int t=1; t < nt; t++) {
+      int c = w->touched[t], u = t;
+      for (; u > 0 && w->touched[u-1] > c; u--) {
+        w->touched[u] = w->touched[u-1];
+      }
+      w->touched[u] = c;
+    }
+  } else {
+    nt = 0;
+    for (int c=0; c < nv; c++) {
+      if (w->count[c]) {
+        w->touched[nt++] = c;
+      }
+    }
+  }
   for (int t=0, e=0; t < nt; t++) {
     w->next[w->touched[t]] = e;
     e += w->count[w->touched[t]];

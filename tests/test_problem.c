@@ -553,14 +553,14 @@ static void testDelassusRows(void) {
       scale[r] = 1 + 0.1 * (r % 7);
     }
     int nwrong = 0, nentry = 0, ncols = 0, nforced = 0;
-    for (int order=0; order < 4; order++) {
+    for (int order=0; order < 5; order++) {
       int n = 0;
       for (int r=0; r < nefc; r++) {
         if (order == 0 || (order == 2 && r % 2 == 0) || (order == 3 && r > 0)) {
           rows[n++] = r;
-        } else if (order == 1) {
-          rows[n++] = nefc - 1 - r;
-        }
+        } else if (order == 1 || (order == 4 && r < 24)) {
+          rows[n++] = order == 1 ? nefc - 1 - r : 23 - r;   // 4: a few dofs of many (sorted
+        }                                                   //   by insertion, 22_humanoids)
       }
       for (int sc=0; sc < 6; sc++) {
         // by rows, by columns (forced, on at most 256 rows) and as chosen by their work
@@ -590,9 +590,9 @@ static void testDelassusRows(void) {
       }
     }
     printf("  %s: %d rows, %d entries, %d differ from the sparse dot products (%d of %d H by "
-           "columns, %d forced)\n", models[im], nefc, nentry, nwrong, ncols, 16, nforced);
+           "columns, %d forced)\n", models[im], nefc, nentry, nwrong, ncols, 20, nforced);
     ENSURE(nwrong == 0);
-    ENSURE(im || nforced == 8);   // the humanoid's lists: at most 256 rows, by columns when forced
+    ENSURE(nforced == (im ? 4 : 10));   // the lists of at most 256 rows, by columns when forced
     mju_free(cols.count);
     mju_free(cols.touched);
     mju_free(cols.next);
@@ -628,6 +628,41 @@ static void testDelassusRows(void) {
     mj_deleteData(d);
     mj_deleteModel(m);
   }
+}
+
+
+// acs_delassusColumns visits the columns in ascending order whatever order the rows first touch
+// them in: hand-built rows of B whose columns are first met out of order (row 0 on column 9, row
+// 1 adds 2, row 2 adds 0), row 2's entries 1, 1 and 1e8: its square sum is 1e16 + 2 in the
+// columns' order and 1e16 from column 9 on (1e16 + 1 rounds to 1e16). G by columns (forced)
+// equals G by rows to the bit (the list left unsorted: 1 entry differs)
+static void testDelassusColumnsOrder(void) {
+  static const int rownnz[3] = {1, 2, 3}, rowadr[3] = {0, 1, 3};
+  static const int colind[6] = {9, 2, 9, 0, 2, 9};
+  static const mjtNum val[6] = {1, 1, 1, 1, 1, 1e8};
+  acsProblem p;
+  memset(&p, 0, sizeof(p));
+  p.nv = 10;
+  p.nefc = 3;
+  p.nnzB = 6;
+  p.B_rownnz = rownnz;
+  p.B_rowadr = rowadr;
+  p.B_colind = colind;
+  p.B = val;
+  int rows[3] = {0, 1, 2};
+  int count[10], touched[10], next[10], row[6];
+  mjtNum colval[6], scratch[10], Grows[9], Gcols[9];
+  acsColumns cols = {count, touched, next, row, colval, 0};
+  acs_delassusRows(Grows, &p, rows, 3, NULL, scratch);
+  acs_testDelassusColumns = 1;
+  int bycols = acs_delassusColumns(Gcols, &p, rows, 3, NULL, scratch, &cols);
+  acs_testDelassusColumns = 0;
+  int nwrong = 0;
+  for (int i=0; i < 9; i++) {
+    nwrong += !(Grows[i] == Gcols[i]);
+  }
+  printf("  by columns %d, %d of 9 entries differ\n", bycols, nwrong);
+  ENSURE(bycols && nwrong == 0);
 }
 
 
@@ -760,6 +795,7 @@ int main(int argc, char** argv) {
     TEST(testCompliance),
     TEST(testFactorRows),
     TEST(testDelassusRows),
+    TEST(testDelassusColumnsOrder),
     TEST(testBlockPass),
     TEST(testDenseSolve),
     TEST(testConsistentStabilization),
