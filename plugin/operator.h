@@ -73,8 +73,8 @@ void acs_columnsLayout(acsColumns* w, acsArena* arena, const acsProblem* p);
 // the H of acs_delassusRows, by the columns of B where that takes less work (rows on few shared
 // dofs and many of their own: a hand's joints): H = the sum over the columns c of b_c b_c' (b_c
 // the rows' entries in column c), each entry's products summed in the order of the columns, as
-// acs_delassusRows sums them: the same H to the bit. Return 1 if by columns, 0 if by rows (no B,
-// more than 256 rows, or less work)
+// acs_delassusRows sums them: the same H to the bit. rows: distinct (their entries fill at most
+// nnzB). Return 1 if by columns, 0 if by rows (no B, more than 256 rows, or less work)
 int acs_delassusColumns(mjtNum* H, const acsProblem* p, const int* rows, int n, const mjtNum* d,
                         mjtNum* scratch, acsColumns* w);
 

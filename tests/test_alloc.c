@@ -6,6 +6,7 @@
 // checked.
 
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <mujoco/mujoco.h>
@@ -55,9 +56,7 @@ void* realloc(void* ptr, size_t size) {
 
 
 // run the same trajectory twice; the second pass must not allocate (the first sized buffers)
-static void steadyState(const char* model, int shared, const char* solver, int nstep) {
-  mjModel* m = shared ? acst_loadSharedModel(model) : acst_loadTestModel(model);
-  if (!m) return;
+static void steadyStateModel(mjModel* m, const char* model, const char* solver, int nstep) {
   mjData* d = acst_makeData(m);
   acsContext* ctx = acst_makeContext(m, solver);
   for (int i=0; i < nstep; i++) {
@@ -85,6 +84,44 @@ static void steadyState(const char* model, int shared, const char* solver, int n
   }
   acs_deleteContext(ctx);
   mj_deleteData(d);
+}
+
+
+static void steadyState(const char* model, int shared, const char* solver, int nstep) {
+  mjModel* m = shared ? acst_loadSharedModel(model) : acst_loadTestModel(model);
+  if (!m) return;
+  steadyStateModel(m, model, solver, nstep);
+  mj_deleteModel(m);
+}
+
+
+// a chain of 260 hinges, friction loss on the last 100: one island of rows of their own on a long
+// chain, whose G is formed by the columns of B over 260 dofs (a sort of 260 columns: glibc's
+// qsort took its buffer from the heap past 255 ints, once a step)
+static void chainSteadyState(const char* solver) {
+  int ndof = 260;
+  char* xml = mju_malloc(1 << 20);
+  char* q = xml;
+  q += sprintf(q, "<mujoco><option timestep='0.002'/><worldbody>");
+  for (int i=0; i < ndof; i++) {
+    q += sprintf(q, "<body pos='0 0 -0.02'><joint type='hinge' axis='%d %d 0' frictionloss='%g' "
+                 "damping='1' armature='0.1'/><geom type='capsule' size='0.005 0.01' "
+                 "contype='0' conaffinity='0' mass='1'/>", i % 2, 1 - i % 2,
+                 i >= ndof - 100 ? 1.0 : 0.0);
+  }
+  for (int i=0; i < ndof; i++) {
+    q += sprintf(q, "</body>");
+  }
+  sprintf(q, "</worldbody><keyframe><key qpos='");
+  q += strlen(q);
+  for (int i=0; i < ndof; i++) {
+    q += sprintf(q, "%g ", 0.3 * ((i * 37) % 11 - 5) / 5.0);
+  }
+  sprintf(q, "'/></keyframe></mujoco>");
+  mjModel* m = acst_loadString(xml);
+  mju_free(xml);
+  if (!m) return;
+  steadyStateModel(m, "260-hinge chain", solver, 50);
   mj_deleteModel(m);
 }
 
@@ -105,6 +142,8 @@ static void testNoAllocation(void) {
   steadyState("humanoid.xml", 1, "native", 500);
   steadyState("four_bar.xml", 0, "pgs", 500);
   steadyState("box_plane.xml", 0, "pgs", 500);
+  chainSteadyState("admm");
+  chainSteadyState("pgs");
 }
 
 
