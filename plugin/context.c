@@ -195,6 +195,7 @@ void acs_deleteContext(acsContext* ctx) {
     &ctx->vstab, &ctx->rk4, &ctx->tree_rows, &ctx->tree_drop, &ctx->Mhat, &ctx->qacc_mj,
     &ctx->Hfac, &ctx->Hdinv, &ctx->qacc_damped, &ctx->dof_anc, &ctx->dof_sdinv,
     &ctx->block_stiffness, &ctx->block_dissipation, &ctx->u0, &ctx->stab_rows, &ctx->stab_work,
+    &ctx->stab_cols,
   };
   for (size_t i=0; i < sizeof(bufs)/sizeof(bufs[0]); i++) {
     acs_bufferFree(bufs[i]);

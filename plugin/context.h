@@ -71,6 +71,7 @@ struct acsContext_ {
                                   //   pair's held rows (int), the blocks done (byte); their
                                   //   Delassus matrix, requests and
   acsBuffer stab_work;            //   null space (mjtNum; stabilization.c)
+  acsBuffer stab_cols;            //   and the workspace that forms it (acsColumns)
   acsBuffer block_stiffness, block_dissipation;
   acsBuffer force;                // solution (and warm start) in acs layout
   acsBuffer force_start;          // the step's warm start, for a second solve

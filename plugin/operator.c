@@ -75,6 +75,12 @@ void acs_blockDelassus(mjtNum* G, const acsProblem* p, int k) {
 #define kRunRows 3
 #define kRunList 256
 
+// the dense columns of acs_delassusColumns: at most kDenseCap entries (the rows' list times the
+// columns they touch), and the work of one product there against one of the sparse methods'
+// (measured: kDenseWork)
+#define kDenseCap 16384
+#define kDenseWork 0.25
+
 // does left row r2 have the column pattern of left row r1
 static int samePattern(const acsProblem* p, int r1, int r2) {
   const int *c1, *c2;
@@ -170,7 +176,89 @@ void acs_columnsLayout(acsColumns* w, acsArena* arena, const acsProblem* p) {
   w->next    = acs_arenaAlloc(arena, p->nv, sizeof(int));
   w->row     = acs_arenaAlloc(arena, p->B ? p->nnzB : 0, sizeof(int));
   w->val     = acs_arenaAlloc(arena, p->B ? p->nnzB : 0, sizeof(mjtNum));
+  size_t nrow = p->nefc < kRunList ? p->nefc : kRunList;
+  size_t ndense = p->B ? (size_t)p->nv * nrow : 0;
+  w->ndense  = ndense < kDenseCap ? (int)ndense : kDenseCap;
+  w->dense   = acs_arenaAlloc(arena, w->ndense, sizeof(mjtNum));
   w->ready   = 0;
+}
+
+
+// H's lower triangle (row-major n x n) set to zero
+static void zeroLower(mjtNum* H, int n) {
+  for (int a=0; a < n; a++) {
+    memset(H + (size_t)a*n, 0, (a + 1) * sizeof(mjtNum));
+  }
+}
+
+
+// H's lower triangle from the dense columns X (nt columns of n entries each, a column's entries
+// contiguous): H_ab = the sum over t of X_ta X_tb, in the order of the columns. Four columns at a
+// time, each entry's sum carried in order ((H + p0) + p1) + p2 ...; rows of zeros in the four are
+// skipped (their products are zeros, which change no sum: H is never -0)
+static void denseColumns(mjtNum* restrict H, const mjtNum* restrict X, int n, int nt) {
+  zeroLower(H, n);
+  int t = 0;
+  for (; t + 4 <= nt; t += 4) {
+    const mjtNum *x0 = X + (size_t)t*n, *x1 = x0 + n, *x2 = x1 + n, *x3 = x2 + n;
+    for (int a=0; a < n; a++) {
+      mjtNum v0 = x0[a], v1 = x1[a], v2 = x2[a], v3 = x3[a];
+      if (v0 == 0 && v1 == 0 && v2 == 0 && v3 == 0) {
+        continue;
+      }
+      mjtNum* restrict Ha = H + (size_t)a*n;
+      for (int b=0; b <= a; b++) {
+        Ha[b] = (((Ha[b] + v0*x0[b]) + v1*x1[b]) + v2*x2[b]) + v3*x3[b];
+      }
+    }
+  }
+  for (; t < nt; t++) {
+    const mjtNum* x0 = X + (size_t)t*n;
+    for (int a=0; a < n; a++) {
+      mjtNum v0 = x0[a];
+      if (v0 == 0) {
+        continue;
+      }
+      mjtNum* restrict Ha = H + (size_t)a*n;
+      for (int b=0; b <= a; b++) {
+        Ha[b] += v0*x0[b];
+      }
+    }
+  }
+}
+
+
+// H's lower triangle by the sparse columns: each column's entries listed in the order of the
+// rows, then the products of each pair (the columns of touched, ascending; count: theirs, left
+// zero)
+static void sparseColumns(mjtNum* H, const acsProblem* p, const int* rows, int n, acsColumns* w,
+                          int nt) {
+  for (int t=0, e=0; t < nt; t++) {
+    w->next[w->touched[t]] = e;
+    e += w->count[w->touched[t]];
+  }
+  for (int a=0; a < n; a++) {
+    int adr = p->B_rowadr[rows[a]];
+    for (int c=0; c < p->B_rownnz[rows[a]]; c++) {
+      int e = w->next[p->B_colind[adr+c]]++;
+      w->row[e] = a;
+      w->val[e] = p->B[adr+c];
+    }
+  }
+
+  // H's lower triangle, H_ab (a >= b) summed over the columns in their order
+  zeroLower(H, n);
+  for (int t=0; t < nt; t++) {
+    int c = w->touched[t], e1 = w->next[c], e0 = e1 - w->count[c];
+    for (int i=e0; i < e1; i++) {
+      mjtNum* Ha = H + w->row[i]*n;
+      mjtNum vi = w->val[i];
+      for (int j=e0; j <= i; j++) {
+        Ha[w->row[j]] += vi * w->val[j];
+      }
+    }
+    w->count[c] = 0;
+  }
 }
 
 
@@ -210,7 +298,11 @@ int acs_delassusColumns(mjtNum* H, const acsProblem* p, const int* rows, int n, 
   for (int t=0; t < nt; t++) {
     bycols += 0.5 * w->count[w->touched[t]] * (w->count[w->touched[t]] + 1);
   }
-  if (!(bycols < byrows) && !acs_testDelassusColumns) {
+  double bydense = (double)n * nt + kDenseWork * 0.5 * n * (n + 1) * nt;
+  int dense = (size_t)n * nt <= (size_t)w->ndense &&
+              (acs_testDelassusColumns == 2 ||
+               (!acs_testDelassusColumns && bydense < byrows && bydense < bycols));
+  if (!dense && !(bycols < byrows) && !acs_testDelassusColumns) {
     for (int t=0; t < nt; t++) {
       w->count[w->touched[t]] = 0;
     }
@@ -239,38 +331,35 @@ int acs_delassusColumns(mjtNum* H, const acsProblem* p, const int* rows, int n, 
       }
     }
   }
-  for (int t=0, e=0; t < nt; t++) {
-    w->next[w->touched[t]] = e;
-    e += w->count[w->touched[t]];
-  }
-  for (int a=0; a < n; a++) {
-    int adr = p->B_rowadr[rows[a]];
-    for (int c=0; c < p->B_rownnz[rows[a]]; c++) {
-      int e = w->next[p->B_colind[adr+c]]++;
-      w->row[e] = a;
-      w->val[e] = p->B[adr+c];
+  if (dense) {
+    // the rows' entries in dense columns (next: a touched column's place), then H
+    for (int t=0; t < nt; t++) {
+      w->next[w->touched[t]] = t;
+      w->count[w->touched[t]] = 0;
     }
-  }
-
-  // H's lower triangle, H_ab (a >= b) summed over the columns in their order
-  mju_zero(H, n*n);
-  for (int t=0; t < nt; t++) {
-    int c = w->touched[t], e1 = w->next[c], e0 = e1 - w->count[c];
-    for (int i=e0; i < e1; i++) {
-      mjtNum* Ha = H + w->row[i]*n;
-      mjtNum vi = w->val[i];
-      for (int j=e0; j <= i; j++) {
-        Ha[w->row[j]] += vi * w->val[j];
+    mju_zero(w->dense, n*nt);
+    for (int a=0; a < n; a++) {
+      int adr = p->B_rowadr[rows[a]];
+      for (int c=0; c < p->B_rownnz[rows[a]]; c++) {
+        w->dense[(size_t)w->next[p->B_colind[adr+c]]*n + a] = p->B[adr+c];
       }
     }
-    w->count[c] = 0;
+    denseColumns(H, w->dense, n, nt);
+  } else {
+    sparseColumns(H, p, rows, n, w, nt);
   }
 
-  // scaled and mirrored, as acs_delassusRows writes them, then R
+  // scaled and mirrored, as acs_delassusRows writes them (d_a g d_b), then R
   for (int a=0; a < n; a++) {
-    for (int b=0; b <= a; b++) {
-      mjtNum g = H[a*n+b];
-      H[a*n+b] = H[b*n+a] = d ? d[rows[a]] * g * d[rows[b]] : g;
+    mjtNum* Ha = H + (size_t)a*n;
+    if (d) {
+      mjtNum da = d[rows[a]];
+      for (int b=0; b <= a; b++) {
+        Ha[b] = da * Ha[b] * d[rows[b]];
+      }
+    }
+    for (int b=0; b < a; b++) {
+      H[(size_t)b*n+a] = Ha[b];
     }
   }
   if (p->R) {
@@ -278,7 +367,7 @@ int acs_delassusColumns(mjtNum* H, const acsProblem* p, const int* rows, int n, 
       H[b*n+b] += d ? d[rows[b]] * p->R[rows[b]] * d[rows[b]] : p->R[rows[b]];
     }
   }
-  return 1;
+  return 1 + dense;
 }
 
 

@@ -64,6 +64,8 @@ typedef struct acsColumns_ {
   int*    next;                   // a touched column's next entry                   (nv)
   int*    row;                    // an entry's place in the row list                (nnzB)
   mjtNum* val;                    // its value                                       (nnzB)
+  mjtNum* dense;                  // the rows' entries in dense columns              (ndense)
+  int     ndense;                 // its size: nv min(nefc, 256), at most 16384
   int     ready;                  // count is zero (set 0 with the arrays)
 } acsColumns;
 
@@ -73,12 +75,16 @@ void acs_columnsLayout(acsColumns* w, acsArena* arena, const acsProblem* p);
 // the H of acs_delassusRows, by the columns of B where that takes less work (rows on few shared
 // dofs and many of their own: a hand's joints): H = the sum over the columns c of b_c b_c' (b_c
 // the rows' entries in column c), each entry's products summed in the order of the columns, as
-// acs_delassusRows sums them: the same H to the bit. rows: distinct (their entries fill at most
-// nnzB). Return 1 if by columns, 0 if by rows (no B, more than 256 rows, or less work)
+// acs_delassusRows sums them: the same H to the bit. Where the rows fill most of the columns they
+// touch (a gripper's contacts on one arm), the columns are written out dense (zeros included,
+// which change no sum) and H is their product four columns at a time. rows: distinct (their
+// entries fill at most nnzB). Return 2 if by dense columns, 1 if by sparse columns, 0 if by rows
+// (no B, more than 256 rows, or less work)
 int acs_delassusColumns(mjtNum* H, const acsProblem* p, const int* rows, int n, const mjtNum* d,
                         mjtNum* scratch, acsColumns* w);
 
-// tests: 1: acs_delassusColumns forms H by columns whenever it can (B, at most 256 rows)
+// tests: acs_delassusColumns forms H by columns whenever it can (B, at most 256 rows): 1 by sparse
+// columns, 2 by dense columns (where they fit)
 extern int acs_testDelassusColumns;
 
 // w = Y' f (nv; B' f when the problem has B: w then lives in factor space)

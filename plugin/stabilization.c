@@ -161,6 +161,14 @@ int acs_consistentStabilization(acsContext* ctx, const mjModel* m, const mjData*
                         sizeof(mjtNum))) {
     return -1;
   }
+  acsColumns cols;
+  acsArena sizing = {NULL, 0};
+  acs_columnsLayout(&cols, &sizing, p);
+  if (acs_bufferReserve(&ctx->mem, &ctx->stab_cols, sizing.used, 1)) {
+    return -1;
+  }
+  acsArena arena = {acsBUF(ctx, stab_cols, char), 0};
+  acs_columnsLayout(&cols, &arena, p);
   long* key = acsBUF(ctx, stab_rows, long);
   int* rows = (int*)((char*)key + nkey);
   unsigned char* done = (unsigned char*)rows + nrows;
@@ -183,7 +191,7 @@ int acs_consistentStabilization(acsContext* ctx, const mjModel* m, const mjData*
     if (!any || n > kStabRows) {
       continue;
     }
-    acs_delassusRows(G, p, rows, n, NULL, scratch);
+    acs_delassusColumns(G, p, rows, n, NULL, scratch, &cols);
     for (int j=0; j < n; j++) {
       y[j] = vstab[rows[j]];
     }

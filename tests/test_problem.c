@@ -546,13 +546,16 @@ static void testDelassusRows(void) {
     mjtNum* G = mju_malloc(sizeof(mjtNum) * nefc * nefc);
     mjtNum* scale = mju_malloc(sizeof(mjtNum) * nefc);
     mjtNum* scratch = mju_malloc(sizeof(mjtNum) * p->nv);
-    acsColumns cols = {mju_malloc(sizeof(int) * p->nv), mju_malloc(sizeof(int) * p->nv),
-                       mju_malloc(sizeof(int) * p->nv), mju_malloc(sizeof(int) * p->nnzB),
-                       mju_malloc(sizeof(mjtNum) * p->nnzB), 0};
+    acsColumns cols;
+    acsArena sizing = {NULL, 0};
+    acs_columnsLayout(&cols, &sizing, p);
+    void* colswork = mju_malloc(sizing.used);
+    acsArena arena = {colswork, 0};
+    acs_columnsLayout(&cols, &arena, p);
     for (int r=0; r < nefc; r++) {
       scale[r] = 1 + 0.1 * (r % 7);
     }
-    int nwrong = 0, nentry = 0, ncols = 0, nforced = 0;
+    int nwrong = 0, nentry = 0, ncols = 0, ndense = 0, nforced = 0;
     for (int order=0; order < 5; order++) {
       int n = 0;
       for (int r=0; r < nefc; r++) {
@@ -562,18 +565,22 @@ static void testDelassusRows(void) {
           rows[n++] = order == 1 ? nefc - 1 - r : 23 - r;   // 4: a few dofs of many (sorted
         }                                                   //   by insertion, 22_humanoids)
       }
-      for (int sc=0; sc < 6; sc++) {
-        // by rows, by columns (forced, on at most 256 rows) and as chosen by their work
+      for (int sc=0; sc < 8; sc++) {
+        // by rows, by sparse columns and by dense columns (forced, on at most 256 rows; dense
+        // where they fit), and as chosen by their work
         const mjtNum* ds = sc % 2 ? scale : NULL;
         if (sc < 2) {
           acs_delassusRows(G, p, rows, n, ds, scratch);
         } else {
-          acs_testDelassusColumns = sc < 4;
+          int way = sc < 6 ? sc / 2 : 0;
+          acs_testDelassusColumns = way;
           int bycols = acs_delassusColumns(G, p, rows, n, ds, scratch, &cols);
           acs_testDelassusColumns = 0;
-          ncols += bycols;
-          nforced += sc < 4 && n <= 256;
-          nwrong += sc < 4 && n <= 256 && !bycols;
+          ncols += bycols > 0;
+          ndense += bycols == 2;
+          nforced += way && n <= 256;
+          nwrong += way == 1 && n <= 256 && bycols != 1;
+          nwrong += way == 2 && n <= 256 && n * p->nv <= cols.ndense && bycols != 2;
         }
         for (int a=0; a < n; a++) {
           for (int b=0; b <= a; b++) {
@@ -590,14 +597,12 @@ static void testDelassusRows(void) {
       }
     }
     printf("  %s: %d rows, %d entries, %d differ from the sparse dot products (%d of %d H by "
-           "columns, %d forced)\n", models[im], nefc, nentry, nwrong, ncols, 20, nforced);
+           "columns, %d dense, %d forced)\n", models[im], nefc, nentry, nwrong, ncols, 30, ndense,
+           nforced);
     ENSURE(nwrong == 0);
-    ENSURE(nforced == (im ? 4 : 10));   // the lists of at most 256 rows, by columns when forced
-    mju_free(cols.count);
-    mju_free(cols.touched);
-    mju_free(cols.next);
-    mju_free(cols.row);
-    mju_free(cols.val);
+    ENSURE(nforced == (im ? 8 : 20));   // the lists of at most 256 rows, by columns when forced
+    ENSURE(ndense >= (im ? 2 : 10));    // forced dense wherever they fit (the humanoid's lists)
+    mju_free(colswork);
 
     // the diagonal blocks (acs_blockDelassus, by entries on one pattern where the block's rows
     // share it: every contact here) and the rows' own products (acs_delassus of a row with
@@ -651,18 +656,62 @@ static void testDelassusColumnsOrder(void) {
   p.B = val;
   int rows[3] = {0, 1, 2};
   int count[10], touched[10], next[10], row[6];
-  mjtNum colval[6], scratch[10], Grows[9], Gcols[9];
-  acsColumns cols = {count, touched, next, row, colval, 0};
+  mjtNum colval[6], dense[30], scratch[10], Grows[9], Gcols[9];
+  acsColumns cols = {.count = count, .touched = touched, .next = next, .row = row,
+                     .val = colval, .dense = dense, .ndense = 30};
   acs_delassusRows(Grows, &p, rows, 3, NULL, scratch);
-  acs_testDelassusColumns = 1;
-  int bycols = acs_delassusColumns(Gcols, &p, rows, 3, NULL, scratch, &cols);
-  acs_testDelassusColumns = 0;
-  int nwrong = 0;
-  for (int i=0; i < 9; i++) {
-    nwrong += !(Grows[i] == Gcols[i]);
+  for (int way=1; way <= 2; way++) {
+    acs_testDelassusColumns = way;
+    int bycols = acs_delassusColumns(Gcols, &p, rows, 3, NULL, scratch, &cols);
+    acs_testDelassusColumns = 0;
+    int nwrong = 0;
+    for (int i=0; i < 9; i++) {
+      nwrong += !(Grows[i] == Gcols[i]);
+    }
+    printf("  by columns %d, %d of 9 entries differ\n", bycols, nwrong);
+    ENSURE(bycols == way && nwrong == 0);
   }
-  printf("  by columns %d, %d of 9 entries differ\n", bycols, nwrong);
-  ENSURE(bycols && nwrong == 0);
+}
+
+
+// acs_delassusColumns by dense columns, four at a time, carries each entry's sum in the order of
+// the columns: two hand-built rows of B on columns 0 to 7 whose products are 1, 0, 0, 0, 1e16,
+// -1e16, 3, 0 in that order. In order, ((1 + 1e16) - 1e16) + 3 = 3 (1e16 + 1 rounds to 1e16);
+// four columns summed apart, then added (1 + (1e16 - 1e16 + 3)) give 4; in reverse order 5.
+// By rows, sparse columns and dense columns, G_01 is 3 and the three G equal to the bit
+static void testDelassusDenseOrder(void) {
+  static const int rownnz[2] = {8, 8}, rowadr[2] = {0, 8};
+  static const int colind[16] = {0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7};
+  static const mjtNum val[16] = {1, 0, 0, 0, 1e8, 1e8, 1, 0,
+                                 1, 2, 0, 5, 1e8, -1e8, 3, 7};
+  acsProblem p;
+  memset(&p, 0, sizeof(p));
+  p.nv = 8;
+  p.nefc = 2;
+  p.nnzB = 16;
+  p.B_rownnz = rownnz;
+  p.B_rowadr = rowadr;
+  p.B_colind = colind;
+  p.B = val;
+  int rows[2] = {0, 1};
+  int count[8], touched[8], next[8], row[16];
+  mjtNum colval[16], dense[16], scratch[8], Grows[4], Gcols[4];
+  acsColumns cols = {.count = count, .touched = touched, .next = next, .row = row,
+                     .val = colval, .dense = dense, .ndense = 16};
+  acs_delassusRows(Grows, &p, rows, 2, NULL, scratch);
+  printf("  by rows: G_01 = %g\n", Grows[1]);
+  ENSURE(Grows[1] == 3 && Grows[2] == 3);
+  for (int way=1; way <= 2; way++) {
+    acs_testDelassusColumns = way;
+    int bycols = acs_delassusColumns(Gcols, &p, rows, 2, NULL, scratch, &cols);
+    acs_testDelassusColumns = 0;
+    int nwrong = 0;
+    for (int i=0; i < 4; i++) {
+      nwrong += !(Grows[i] == Gcols[i]);
+    }
+    printf("  by columns %d: G_01 = %g, %d of 4 entries differ\n", bycols, Gcols[1], nwrong);
+    ENSURE(bycols == way && nwrong == 0);
+  }
 }
 
 
@@ -796,6 +845,7 @@ int main(int argc, char** argv) {
     TEST(testFactorRows),
     TEST(testDelassusRows),
     TEST(testDelassusColumnsOrder),
+    TEST(testDelassusDenseOrder),
     TEST(testBlockPass),
     TEST(testDenseSolve),
     TEST(testConsistentStabilization),
