@@ -62,3 +62,39 @@ void acs_denseNullVector(mjtNum* v, const mjtNum* L, int n, int j) {
     }
   }
 }
+
+
+void acs_denseProjectRange(mjtNum* y, mjtNum* G, int n, mjtNum* work, mjtNum pivot) {
+  acs_denseFactor(G, n, pivot);
+  mjtNum* N = work;               // null vectors, one per dropped row        (nnull x n)
+  mjtNum* NN = N + n*n;           // N'N                                      (nnull x nnull)
+  mjtNum* z = NN + n*n;           // (N'N)^-1 N'y                             (nnull)
+  int nnull = 0;
+  for (int j=0; j < n; j++) {
+    if (G[j*n+j] == 0) {
+      mjtNum* v = N + nnull*n;
+      acs_denseNullVector(v, G, n, j);
+      z[nnull] = mju_dot(v, y, n);
+      for (int c=0; c <= nnull; c++) {
+        NN[nnull*n+c] = NN[c*n+nnull] = mju_dot(v, N + c*n, n);
+      }
+      nnull++;
+    }
+  }
+  if (nnull == 0) {
+    return;
+  }
+
+  // N'N is positive definite (each null vector has its own dropped row's unit entry): its factor
+  // drops nothing. It is stored with row stride n, compacted to nnull here
+  for (int a=1; a < nnull; a++) {
+    for (int c=0; c < nnull; c++) {
+      NN[a*nnull+c] = NN[a*n+c];            // forward: the target never passes the source
+    }
+  }
+  acs_denseFactor(NN, nnull, pivot);
+  acs_denseSolve(z, NN, nnull);
+  for (int a=0; a < nnull; a++) {
+    mju_addToScl(y, N + a*n, -z[a], n);
+  }
+}

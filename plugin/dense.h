@@ -1,8 +1,9 @@
 // Copyright 2026 The acs authors.
 //
 // Small dense symmetric positive semi-definite systems (dense.c): the Cholesky factor that drops
-// dependent rows, its solve and the null vectors of the dropped rows. Used by the Gauss-Seidel
-// driver's subspace step and by consistent stabilization, on at most a few hundred rows.
+// dependent rows, its solve, the null vectors of the dropped rows and the projection onto the
+// range. Used by the Gauss-Seidel driver's subspace step, ADMM's subspace start and consistent
+// stabilization, on at most a few hundred rows.
 
 #ifndef ACS_PLUGIN_DENSE_H_
 #define ACS_PLUGIN_DENSE_H_
@@ -20,5 +21,10 @@ void acs_denseSolve(mjtNum* x, const mjtNum* L, int n);
 // v (n): the null vector of H that dropped row j of the factor L gives: v_j = 1, v_i = 0 for i > j
 // and for the dropped i < j, and the kept i < j make H v = 0 up to the dropping threshold
 void acs_denseNullVector(mjtNum* v, const mjtNum* L, int n, int j);
+
+// y <- y - N (N'N)^-1 N'y (n): y's component along the null space N of the positive
+// semi-definite G (n x n, overwritten by its acs_denseFactor with pivot: a null vector per dropped
+// row) removed, the orthogonal projection onto G's range; work: 2 n^2 + n
+void acs_denseProjectRange(mjtNum* y, mjtNum* G, int n, mjtNum* work, mjtNum pivot);
 
 #endif  // ACS_PLUGIN_DENSE_H_

@@ -88,10 +88,7 @@
 #define kNullMoves 1
 
 
-// does force f of block k hold its constraint with equality (its rows free in the subspace step):
-// an equality, a limit or condim-1 contact pushing, friction loss inside its bound, a contact
-// sticking strictly inside the law's cone
-static int blockActive(const mjtNum* f, const acsProblem* p, int k, int model) {
+int acs_blockActive(const mjtNum* f, const acsProblem* p, int k, int model) {
   int dim = p->block_dim[k];
   switch ((acstBlock) p->block_type[k]) {
   case acsBLOCK_EQUALITY:
@@ -342,7 +339,7 @@ static int activeSet(acsSweep* gs, const mjtNum* force, const acsProblem* p, con
   int same = 1;
   for (int j=0; j < is->nblock; j++) {
     int k = is->block[j];
-    unsigned char act = blockActive(force + p->block_adr[k], p, k, model);
+    unsigned char act = acs_blockActive(force + p->block_adr[k], p, k, model);
     same = same && act == gs->active[k];
     gs->active[k] = act;
   }

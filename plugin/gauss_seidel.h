@@ -94,6 +94,12 @@ typedef struct acsDenseG_ {
   int           n;                // g's order
 } acsDenseG;
 
+// does force f of block k hold its constraint with equality (its rows free in the subspace step):
+// 1 an equality, a limit or condim-1 contact pushing, friction loss inside its bound, a contact
+// sticking strictly inside the law's cone; 2 a contact sliding on the NCP's cone's edge (with
+// friction, condim 3 or more); 0 otherwise
+int acs_blockActive(const mjtNum* f, const acsProblem* p, int k, int model);
+
 // carve the driver's workspace (count only when arena->base is NULL)
 void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p);
 

@@ -83,7 +83,7 @@ static const optionInfo kOptions[] = {
   {"admm_anderson",    kTypeInt,    OPT(admm_anderson),   0, 5,       0, 0, "",
    "ADMM Anderson acceleration from the 10th iteration on: differences kept (0: off)"},
   {"admm_subspace",    kTypeInt,    OPT(admm_subspace),   0, 1,       0, 0, "",
-   "admm: the subspace step on the warm start first, kept if it converges (0: off)"},
+   "admm: the subspace step on the warm start first, the least change kept if it converges (0: off)"},
   {"admm_check",       kTypeInt,    OPT(admm_check),      1, 10,      0, 0, "",
    "ADMM iterations per residual test and penalty update (and the last iteration)"},
   {"admm_polish",      kTypeInt,    OPT(admm_polish),     0, 1000,    0, 0, "",
@@ -142,7 +142,7 @@ void acs_defaultSettings(acsSettings* s) {
   s->admm_factor = 0.05;
   s->admm_ratio = 10;
   s->admm_anderson = 5;
-  s->admm_subspace = 0;
+  s->admm_subspace = 1;
   s->admm_check = 2;
   s->admm_polish = 10;
   s->stiffness = 1e6;

@@ -410,19 +410,69 @@ static void testSlidingCube(void) {
 }
 
 
+// admm's subspace start keeps the least change of the forces (acs_admm_subspace, solver_admm.c):
+// the dragged cube (test_models/cube_drag.xml, a force ramp along x of 20 N/s through its center)
+// sticks on its four corners, a hyperstatic set (12 rows, 6 dofs) whose internal forces the NCP
+// leaves open. Each step's Newton step on the held rows puts the ramp's increment on the rows its
+// factor keeps; projected onto the range of their Delassus matrix, the increment is shared by the
+// four corners, and the corners' friction across the drag (their internal forces) stays zero, as
+// with ADMM's iterations alone. After 150 steps (0.15 s, 3 N of drag, below mu m g = 3.92 N):
+// the sum of |f| across the drag, measured 7e-13 N (iterations alone 2e-13; the step kept as it
+// is: 0.8 N), is at most 1e-9 N (rounding of forces of 2.5 N), and the subspace start ended most
+// steps (at most 1.2 iterations a step: it is one; ADMM's iterations alone take 6.7)
+static void testAdmmLeastChange(void) {
+  mjModel* m = acst_loadTestModel("cube_drag.xml");
+  if (!m) return;
+  for (int on=0; on < 2; on++) {
+    mjData* d = acst_makeData(m);
+    acsSettings s;
+    char error[acsNERROR];
+    acs_defaultSettings(&s);
+    ENSURE(s.admm_subspace == 1);   // the default
+    s.solver = acsSOL_ADMM;
+    s.admm_subspace = on;
+    acsContext* ctx = acs_makeContext(m, &s, error, sizeof(error));
+    ENSURE(ctx != NULL);
+    d->ctrl[0] = 20;
+    int niter = 0;
+    for (int k=0; k < 150; k++) {
+      ENSURE(acs_step(m, d, ctx) == acsSTATUS_CONVERGED || k == 0);
+      niter += acs_getStats(ctx)->niter;
+    }
+    mjtNum across = 0, along = 0, f[6];
+    for (int c=0; c < d->ncon; c++) {
+      mj_contactForce(m, d, c, f);
+      across += fabs(f[1]);       // the contact frame's first tangent: y for the floor's normal z
+      along += fabs(f[2]);
+    }
+    printf("  subspace start %s: %d contacts, friction across the drag %.2e N, along it %.4f N, "
+           "%.2f iterations a step\n", on ? "on " : "off", d->ncon, across, along, niter / 150.0);
+    ENSURE(d->ncon == 4);
+    ENSURE_NEAR(along, 0.149 * 20, 0.05);   // the drag force of the start of the last step
+    ENSURE_LE(across, 1e-9);
+    ENSURE(!on || niter <= 1.2 * 150);
+    acs_deleteContext(ctx);
+    mj_deleteData(d);
+  }
+  mj_deleteModel(m);
+}
+
+
 //---------------------------------- mass-ratio stack ----------------------------------------------
 
 // the first steps of the stack settle it into its slop and switch its contact sets (the box-box
 // contacts come and go): ADMM's statements hold from this step on
 static const int kStackSettled = 10;
 
-// a context with the defaults but acs_admm_polish (-1: the default)
+// a context with the defaults but acs_admm_polish (-1: the default); polish 0 also turns the
+// subspace start off (acs_admm_subspace 0): ADMM's own iterations alone
 static acsContext* stackContext(const mjModel* m, const char* solver, int polish) {
   acsSettings s;
   char error[acsNERROR];
   acs_defaultSettings(&s);
   s.solver = acs_solverId(solver);
   s.admm_polish = polish < 0 ? s.admm_polish : polish;
+  s.admm_subspace = polish == 0 ? 0 : s.admm_subspace;
   acsContext* ctx = acs_makeContext(m, &s, error, sizeof(error));
   ENSURE(ctx != NULL);
   return ctx;
@@ -436,8 +486,9 @@ static void testMassRatioStack(void) {
   // steps and the stack moves. The settling steps are left out: the 6-contact set of step 2 needs
   // 1577 ADMM iterations from most starts (14 of 16 whose box speed was perturbed by up to 1.5e-5
   // m/s, measuring every iteration; with acs_admm_check 2 steps 2 to 7 stop at the limit). admm
-  // runs twice: without polishing (acs_admm_polish 0) every settled step converges; with it (the
-  // default) its exact solutions reach contact sets where neither the iterations nor the step
+  // runs twice: its iterations alone (acs_admm_polish 0, acs_admm_subspace 0) converge on every
+  // settled step; with the subspace steps (the defaults: on the warm start and polishing the
+  // iterate) its exact solutions reach contact sets where neither the iterations nor the step
   // converge within the budget on a few of the early steps: 3 of 24 runs of 4000 steps from box
   // speeds perturbed by 0 to 1.6e-5 m/s had 1 to 3 such steps, all before step 60 (none without
   // polishing); this run none
@@ -501,9 +552,10 @@ static void testMassRatioStackLong(void) {
   // than zero forces. ADMM's carried penalty is then small and its first x-update blows up; the
   // solver must recover (it restarts from zero forces) instead of returning a failed iterate
   // (which dropped the stack 190 m below the floor). Every step after the settling ones converges.
-  // admm runs with polishing (acs_admm_polish, the default) and without: the exact solutions of
-  // the first change the trajectory (whether and when the switch comes is a draw) and may leave a
-  // few early steps at the limit (see testMassRatioStack; this run none)
+  // admm runs with its subspace steps (acs_admm_subspace and acs_admm_polish, the defaults) and
+  // without: the exact solutions of the first change the trajectory (whether and when the switch
+  // comes is a draw) and may leave a few early steps at the limit (see testMassRatioStack; this
+  // run none)
   const char* solvers[] = {"admm", "ccp-admm", "admm"};
   const int polish[] = {0, -1, -1};
   for (int i=0; i < 3; i++) {
@@ -1406,6 +1458,7 @@ int main(int argc, char** argv) {
     TEST(testDiscreteStepMap),
     TEST(testDampedSupport),
     TEST(testSlidingCube),
+    TEST(testAdmmLeastChange),
     TEST(testMassRatioStack),
     TEST(testMassRatioStackLong),
     TEST(testMassRatioIterations),
