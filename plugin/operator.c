@@ -13,6 +13,7 @@
 
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
+#include "dense.h"
 #include "util_errmem.h"
 
 //---------------------------------- Delassus operations -------------------------------------------
@@ -177,7 +178,7 @@ void acs_columnsLayout(acsColumns* w, acsArena* arena, const acsProblem* p) {
   w->row     = acs_arenaAlloc(arena, p->B ? p->nnzB : 0, sizeof(int));
   w->val     = acs_arenaAlloc(arena, p->B ? p->nnzB : 0, sizeof(mjtNum));
   size_t nrow = p->nefc < kRunList ? p->nefc : kRunList;
-  size_t ndense = p->B ? (size_t)p->nv * nrow : 0;
+  size_t nv = p->nv, ndense = nv * (nrow + nv + 1);
   w->ndense  = ndense < kDenseCap ? (int)ndense : kDenseCap;
   w->dense   = acs_arenaAlloc(arena, w->ndense, sizeof(mjtNum));
   w->ready   = 0;
@@ -222,6 +223,29 @@ static void denseColumns(mjtNum* restrict H, const mjtNum* restrict X, int n, in
       mjtNum* restrict Ha = H + (size_t)a*n;
       for (int b=0; b <= a; b++) {
         Ha[b] += v0*x0[b];
+      }
+    }
+  }
+}
+
+
+// w->touched (nt columns, count non-zero on them) in ascending order, without allocation:
+// insertion where the list is short, else the columns read again in order (qsort may take a buffer
+// from the heap)
+static void sortTouched(acsColumns* w, int nt, int nv) {
+  if (nt * nt < 4 * nv) {
+    for (int t=1; t < nt; t++) {
+      int c = w->touched[t], u = t;
+      for (; u > 0 && w->touched[u-1] > c; u--) {
+        w->touched[u] = w->touched[u-1];
+      }
+      w->touched[u] = c;
+    }
+  } else {
+    nt = 0;
+    for (int c=0; c < nv; c++) {
+      if (w->count[c]) {
+        w->touched[nt++] = c;
       }
     }
   }
@@ -314,23 +338,7 @@ int acs_delassusColumns(mjtNum* H, const acsProblem* p, const int* rows, int n, 
   // first entry, then past its last)
   // touched in ascending order, without allocation: insertion where the list is short, else
   // the columns read again in order (qsort may take a buffer from the heap)
-  int nv = p->nv;
-  if (nt * nt < 4 * nv) {
-    for (int t=1; t < nt; t++) {
-      int c = w->touched[t], u = t;
-      for (; u > 0 && w->touched[u-1] > c; u--) {
-        w->touched[u] = w->touched[u-1];
-      }
-      w->touched[u] = c;
-    }
-  } else {
-    nt = 0;
-    for (int c=0; c < nv; c++) {
-      if (w->count[c]) {
-        w->touched[nt++] = c;
-      }
-    }
-  }
+  sortTouched(w, nt, p->nv);
   if (dense) {
     // the rows' entries in dense columns (next: a touched column's place), then H
     for (int t=0; t < nt; t++) {
@@ -368,6 +376,111 @@ int acs_delassusColumns(mjtNum* H, const acsProblem* p, const int* rows, int n, 
     }
   }
   return 1 + dense;
+}
+
+
+int acs_testProjectRange = 0;
+
+int acs_projectRange(mjtNum* y, const acsProblem* p, const int* rows, int n, const mjtNum* d,
+                     mjtNum pivot, acsColumns* w) {
+  if (!w->ready) {
+    memset(w->count, 0, p->nv * sizeof(int));
+    w->ready = 1;
+  }
+
+  // the dofs the rows' J touches, ascending, and their places (next)
+  int nt = 0;
+  for (int a=0; a < n; a++) {
+    const int* cl = p->J_colind + p->J_rowadr[rows[a]];
+    for (int c=0; c < p->J_rownnz[rows[a]]; c++) {
+      int col = cl[c];
+      if (!w->count[col]) {
+        w->count[col] = 1;
+        w->touched[nt++] = col;
+      }
+    }
+  }
+  if ((size_t)(n + nt + 1) * nt > (size_t)w->ndense) {
+    for (int t=0; t < nt; t++) {
+      w->count[w->touched[t]] = 0;
+    }
+    return -1;
+  }
+  sortTouched(w, nt, p->nv);
+  for (int t=0; t < nt; t++) {
+    w->next[w->touched[t]] = t;
+    w->count[w->touched[t]] = 0;
+  }
+
+  // g = A'y and K = A'A's lower triangle: by the rows' products entry by entry (sparse rows: a
+  // hand's limits), or with A written out dense (X, a row's nt entries contiguous) by
+  // denseColumns, four rows at a time, where that is less work (a gripper's contacts on one arm;
+  // the same weights as acs_delassusColumns's choice)
+  double bysparse = 0;
+  for (int a=0; a < n; a++) {
+    bysparse += 0.5 * p->J_rownnz[rows[a]] * (p->J_rownnz[rows[a]] + 1);
+  }
+  int dense = acs_testProjectRange ? acs_testProjectRange == 2 :
+              kDenseWork * 0.5 * n * nt * (nt + 1) + (double)n * nt < bysparse;
+  mjtNum* X = w->dense;
+  mjtNum* K = X + (size_t)n*nt;
+  mjtNum* g = K + (size_t)nt*nt;
+  mju_zero(g, nt);
+  if (dense) {
+    mju_zero(X, n*nt);
+  } else {
+    mju_zero(K, nt*nt);
+  }
+  for (int a=0; a < n; a++) {
+    int adr = p->J_rowadr[rows[a]], nnz = p->J_rownnz[rows[a]];
+    const int* col = p->J_colind + adr;
+    const mjtNum* jr = p->J + adr;
+    mjtNum dr = d ? d[rows[a]] : 1;
+    if (dense) {
+      mjtNum* xa = X + (size_t)a*nt;
+      for (int c=0; c < nnz; c++) {
+        xa[w->next[col[c]]] = dr * jr[c];
+      }
+      for (int t=0; t < nt; t++) {
+        g[t] += xa[t] * y[a];
+      }
+      continue;
+    }
+    mjtNum d2 = dr * dr;
+    for (int c=0; c < nnz; c++) {
+      int tc = w->next[col[c]];
+      mjtNum* Kc = K + (size_t)tc*nt;
+      mjtNum jc = d2 * jr[c];
+      g[tc] += dr * jr[c] * y[a];
+      for (int e=0; e <= c; e++) {   // a row's columns ascend: so do their places
+        Kc[w->next[col[e]]] += jc * jr[e];
+      }
+    }
+  }
+  if (dense) {
+    denseColumns(K, X, nt, n);
+  }
+
+  // u = K^+ g (a dof no row moves independently of those before it is dropped: any solution
+  // gives the same A u), y = A u, where the rows depend on each other (rank below n)
+  acs_denseFactor(K, nt, pivot);
+  int rank = 0;
+  for (int t=0; t < nt; t++) {
+    rank += K[t*nt+t] > 0;
+  }
+  if (rank >= n) {
+    return 0;
+  }
+  acs_denseSolve(g, K, nt);
+  for (int a=0; a < n; a++) {
+    int adr = p->J_rowadr[rows[a]];
+    mjtNum s = 0;
+    for (int c=0; c < p->J_rownnz[rows[a]]; c++) {
+      s += p->J[adr+c] * g[w->next[p->J_colind[adr+c]]];
+    }
+    y[a] = (d ? d[rows[a]] : 1) * s;
+  }
+  return 1;
 }
 
 

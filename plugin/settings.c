@@ -83,7 +83,8 @@ static const optionInfo kOptions[] = {
   {"admm_anderson",    kTypeInt,    OPT(admm_anderson),   0, 5,       0, 0, "",
    "ADMM Anderson acceleration from the 10th iteration on: differences kept (0: off)"},
   {"admm_subspace",    kTypeInt,    OPT(admm_subspace),   0, 1,       0, 0, "",
-   "admm: the subspace step on the warm start first, the least change kept if it converges (0: off)"},
+   "admm: the subspace step on the warm start first, its least change kept if it converges "
+   "(0: off)"},
   {"admm_check",       kTypeInt,    OPT(admm_check),      1, 10,      0, 0, "",
    "ADMM iterations per residual test and penalty update (and the last iteration)"},
   {"admm_polish",      kTypeInt,    OPT(admm_polish),     0, 1000,    0, 0, "",

@@ -95,7 +95,6 @@
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
 #include "cone.h"
-#include "dense.h"
 #include "hessian.h"
 #include "operator.h"
 #include "residual.h"
@@ -126,10 +125,10 @@ static int denseRows(void) {
 #define kAAStart 10               // Anderson acceleration: from this iteration on
 #define kAAStall 20               // Anderson acceleration: off after this many measured iterations
                                   //   without a new lowest residual
-#define kMinNormDofs 128          // subspace start's least change: most dofs its rows touch
-#define kMinNormPivot 1e-7        // and a dof whose pivot in the factor of J~'J~ on them is at
-                                  //   most this times its diagonal depends on those before it
-                                  //   (as the rows in consistent stabilization)
+#define kMinNormPivot 1e-7        // subspace start's least change: a dof whose pivot in the
+                                  //   factor of J~'J~ on its rows is at most this times its
+                                  //   diagonal depends on those before it (acs_projectRange, as
+                                  //   in consistent stabilization)
 #define kPolishMax 2              // acs_admm_polish: subspace steps a solve at most
 #define kPolishBelow 1e3          // acs_admm_polish: tried below this many tolerances
 
@@ -182,10 +181,7 @@ typedef struct admmWork_ {
   mjtNum* fsub;                   // the island's forces after it             (nefc)
   int*    pos;                    // a row's place in its island              (nefc)
   int*    mnrows;                 // its least change: the rows at rest       (nefc)
-  int*    mncol;                  //   a dof's place among theirs, -1 none     (nv)
-  int*    mntouched;              //   their dofs, then a row's places    (2 kMinNormDofs)
-  mjtNum* mnwork;                 //   J~'J~ on them, J~'dy, dy   (kMinNormDofs^2 + kMinNormDofs
-                                  //   + nefc)
+  mjtNum* mndy;                   //   their change, scaled                    (nefc)
 } admmWork;
 
 
@@ -244,11 +240,8 @@ static void admmLayout(void* work, acsArena* arena, const acsProblem* p) {
   acs_sweepLayout(&aw->sub, arena, p);
   aw->fsub  = acs_arenaAlloc(arena, n, sizeof(mjtNum));
   aw->pos   = acs_arenaAlloc(arena, n, sizeof(int));
-  int nmn = mjMIN(p->nv, kMinNormDofs);
   aw->mnrows = acs_arenaAlloc(arena, n, sizeof(int));
-  aw->mncol = acs_arenaAlloc(arena, p->nv, sizeof(int));
-  aw->mntouched = acs_arenaAlloc(arena, 2 * (size_t)nmn, sizeof(int));
-  aw->mnwork = acs_arenaAlloc(arena, (size_t)nmn*nmn + nmn + n, sizeof(mjtNum));
+  aw->mndy  = acs_arenaAlloc(arena, n, sizeof(mjtNum));
 
   int large = 0;
   for (int i=0; i < nisland; i++) {
@@ -920,19 +913,16 @@ static void andersonNext(admmWork* aw, const admmIsland* is, andersonState* aa, 
 // the least change: the subspace step's change of the forces (aw->fsub - force) on the rows at
 // rest (F: the blocks it holds with equality, acs_blockActive 1, and the contacts and limits left
 // with no velocity on any row, closed and not slipping), scaled (D^-1: ADMM's variables),
-// projected onto the range of G~_FF. The step solves G_FF df = -a_F for them with the rows that
-// depend on others dropped (df = 0 there): on a hyperstatic set (more rows at rest than the
-// bodies' freedom: a box's four corners) that is one of the many solutions, with internal forces,
-// the corners pushing against each other (a force sensor reads them). Its component along the
-// null space of G~_FF (which changes no velocity) removed, df is the least change that solves
-// those rows, as ADMM's own iterations find (Le Lidec et al.'s Fig. 12): the warm start's
-// distribution carried on. G~_FF = J~_F M^-1 J~_F' (J~ = D J) has the range of J~_F, whose
-// projection J~_F (J~_F' J~_F)^+ J~_F' is formed on the dofs the rows touch (a few dozen, where
-// G~_FF has as many rows as the set): dy = J~_F u with (J~_F' J~_F) u = J~_F' dy. That factor
-// (pivots dropped as in acs_denseFactor) gives the rank of the rows: when they are independent
-// the step is the only change that solves them, and it is kept unchanged. Return 2 if projected,
-// 1 if the rows are independent (one factorization each), 0 if nothing to project (fewer than two
-// rows, or compliance: G + R has no null space), -1 if it cannot (more than kMinNormDofs dofs)
+// projected onto the range of G~_FF (acs_projectRange). The step solves G_FF df = -a_F for them
+// with the rows that depend on others dropped (df = 0 there): on a hyperstatic set (more rows at
+// rest than the bodies' freedom: a box's four corners) that is one of the many solutions, with
+// internal forces, the corners pushing against each other (a force sensor reads them). Its
+// component along the null space of G~_FF (which changes no velocity) removed, df is the least
+// change that solves those rows, as ADMM's own iterations find (Le Lidec et al.'s Fig. 12): the
+// warm start's distribution carried on. Return 2 if projected, 1 if the rows are independent (the
+// step is the only change that solves them: kept as it is; one factorization each), 0 if nothing
+// to project (fewer than two rows, or compliance: G + R has no null space), -1 if it cannot (too
+// many dofs for the workspace)
 static int minimumNormStep(admmWork* aw, const acsProblem* p, const admmIsland* is,
                            const mjtNum* force, mjtNum tolerance) {
   if (p->R) {
@@ -948,101 +938,20 @@ static int minimumNormStep(admmWork* aw, const acsProblem* p, const admmIsland* 
         held &= mju_abs(aw->a[adr+r]) <= tolerance;
       }
     }
-    if (held) {
-      for (int r=0; r < dim; r++) {
-        aw->mnrows[nF++] = adr + r;
-      }
+    for (int r=0; held && r < dim; r++) {
+      aw->mnrows[nF] = adr + r;
+      aw->mndy[nF++] = (aw->fsub[adr+r] - force[adr+r]) / aw->d[adr+r];
     }
   }
   if (nF < 2) {
     return 0;
   }
-
-  // the dofs the rows touch, in ascending order (insertion: a row's columns ascend, so its
-  // dofs' places do), and their places (mncol: -1 between calls)
-  int nt = 0;
-  for (int a=0; a < nF; a++) {
-    int r = aw->mnrows[a], adr = p->J_rowadr[r];
-    for (int c=0; c < p->J_rownnz[r]; c++) {
-      int col = p->J_colind[adr+c];
-      if (aw->mncol[col] < 0) {
-        aw->mncol[col] = 0;
-        if (nt < kMinNormDofs) {
-          int u = nt;
-          for (; u > 0 && aw->mntouched[u-1] > col; u--) {
-            aw->mntouched[u] = aw->mntouched[u-1];
-          }
-          aw->mntouched[u] = col;
-        }
-        nt++;
-      }
-    }
+  int projected = acs_projectRange(aw->mndy, p, aw->mnrows, nF, aw->d, kMinNormPivot, &aw->cols);
+  for (int a=0; projected > 0 && a < nF; a++) {
+    int r = aw->mnrows[a];
+    aw->fsub[r] = force[r] + aw->d[r] * aw->mndy[a];
   }
-  if (nt > kMinNormDofs) {
-    for (int a=0; a < nF; a++) {
-      int r = aw->mnrows[a], adr = p->J_rowadr[r];
-      for (int c=0; c < p->J_rownnz[r]; c++) {
-        aw->mncol[p->J_colind[adr+c]] = -1;
-      }
-    }
-    return -1;
-  }
-  for (int t=0; t < nt; t++) {
-    aw->mncol[aw->mntouched[t]] = t;
-  }
-
-  // K = J~_F' J~_F (lower triangle) and g = J~_F' dy, dy = D^-1 df
-  mjtNum* K = aw->mnwork;
-  mjtNum* g = K + (size_t)nt*nt;
-  mjtNum* dy = g + nt;
-  int* place = aw->mntouched + nt;
-  mju_zero(K, nt*nt);
-  mju_zero(g, nt);
-  for (int a=0; a < nF; a++) {
-    int r = aw->mnrows[a], adr = p->J_rowadr[r], nnz = p->J_rownnz[r];
-    const mjtNum* jr = p->J + adr;
-    mjtNum dr = aw->d[r], d2 = dr * dr;
-    dy[a] = (aw->fsub[r] - force[r]) / dr;
-    for (int c=0; c < nnz; c++) {
-      place[c] = aw->mncol[p->J_colind[adr+c]];
-    }
-    for (int c=0; c < nnz; c++) {
-      mjtNum jc = d2 * jr[c];
-      mjtNum* Kc = K + (size_t)place[c]*nt;
-      g[place[c]] += dr * jr[c] * dy[a];
-      for (int e=0; e <= c; e++) {
-        Kc[place[e]] += jc * jr[e];
-      }
-    }
-  }
-  for (int t=0; t < nt; t++) {
-    for (int u=0; u < t; u++) {
-      K[u*nt+t] = K[t*nt+u];
-    }
-  }
-
-  // u = K^+ g (a dof no row moves independently is dropped: any solution gives the same J~ u),
-  // then dy = J~_F u
-  acs_denseFactor(K, nt, kMinNormPivot);
-  int rank = 0;
-  for (int t=0; t < nt; t++) {
-    rank += K[t*nt+t] > 0;
-  }
-  if (rank < nF) {            // dependent rows (else the step is the only change that solves them)
-    acs_denseSolve(g, K, nt);
-    for (int a=0; a < nF; a++) {
-      int r = aw->mnrows[a], adr = p->J_rowadr[r];
-      mjtNum s = 0;
-      for (int c=0; c < p->J_rownnz[r]; c++) {
-        s += p->J[adr+c] * g[aw->mncol[p->J_colind[adr+c]]];
-      }
-      aw->fsub[r] = force[r] + aw->d[r] * (aw->d[r] * s);
-    }
-  }
-  for (int t=0; t < nt; t++) {
-    aw->mncol[aw->mntouched[t]] = -1;
-  }
-  return 1 + (rank < nF);
+  return projected < 0 ? -1 : 1 + projected;
 }
 
 
@@ -1363,9 +1272,6 @@ int acs_admmSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* w
     return acsSTATUS_CONVERGED;
   }
   buildIslands(&aw, p);
-  for (int i=0; s->admm_subspace && i < p->nv; i++) {
-    aw.mncol[i] = -1;
-  }
 
   // island by island: an island that converges stops; its penalty is its own
   int status = acsSTATUS_CONVERGED;

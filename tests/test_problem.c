@@ -555,7 +555,7 @@ static void testDelassusRows(void) {
     for (int r=0; r < nefc; r++) {
       scale[r] = 1 + 0.1 * (r % 7);
     }
-    int nwrong = 0, nentry = 0, ncols = 0, ndense = 0, nforced = 0;
+    int nwrong = 0, nentry = 0, ncols = 0, ndense = 0, nchosen = 0, nforced = 0;
     for (int order=0; order < 5; order++) {
       int n = 0;
       for (int r=0; r < nefc; r++) {
@@ -578,6 +578,7 @@ static void testDelassusRows(void) {
           acs_testDelassusColumns = 0;
           ncols += bycols > 0;
           ndense += bycols == 2;
+          nchosen += !way && bycols == 2;
           nforced += way && n <= 256;
           nwrong += way == 1 && n <= 256 && bycols != 1;
           nwrong += way == 2 && n <= 256 && n * p->nv <= cols.ndense && bycols != 2;
@@ -602,6 +603,7 @@ static void testDelassusRows(void) {
     ENSURE(nwrong == 0);
     ENSURE(nforced == (im ? 8 : 20));   // the lists of at most 256 rows, by columns when forced
     ENSURE(ndense >= (im ? 2 : 10));    // forced dense wherever they fit (the humanoid's lists)
+    ENSURE(im || nchosen >= 2);         // and chosen for some of the humanoid's (its contacts)
     mju_free(colswork);
 
     // the diagonal blocks (acs_blockDelassus, by entries on one pattern where the block's rows
@@ -712,6 +714,97 @@ static void testDelassusDenseOrder(void) {
     printf("  by columns %d: G_01 = %g, %d of 4 entries differ\n", bycols, Gcols[1], nwrong);
     ENSURE(bycols == way && nwrong == 0);
   }
+}
+
+
+// acs_projectRange (ADMM's least change of its subspace start) on the lying humanoid's contact
+// rows (a hyperstatic set: 27 dofs), scaled as ADMM scales them: y's projection P y onto the range
+// of the rows' Delassus matrix. Its remainder y - P y is orthogonal to that range (A'(y - Py) = 0,
+// A = D J), P y is in it (projected again, it stays), the two ways of forming A'A agree, and the
+// rows are found dependent. The normal equations' rounding grows with cond(A)^2: measured 1.4e-9
+// (orthogonality, of |A'| |y|), 7.6e-10 and 1.8e-10 (of max |y|); the bounds are 1e-7 (the least
+// change's forces are checked against the solver's tolerance afterwards). Breaking the projection
+// (the rows' scales left out of A'y) leaves A'(y - Py) at 0.3 of |A'| |y|
+static void testProjectRange(void) {
+  mjModel* m;
+  mjData* d;
+  acsContext* ctx = settledProblem(&m, &d, "humanoid.xml");
+  if (!ctx) return;
+  const acsProblem* p = &ctx->problem;
+  int n = 0, nv = p->nv;
+  int* rows = mju_malloc(sizeof(int) * p->nefc);
+  mjtNum* scale = mju_malloc(sizeof(mjtNum) * p->nefc);
+  mjtNum* y0 = mju_malloc(sizeof(mjtNum) * p->nefc);
+  mjtNum* y[2] = {mju_malloc(sizeof(mjtNum) * p->nefc), mju_malloc(sizeof(mjtNum) * p->nefc)};
+  mjtNum* again = mju_malloc(sizeof(mjtNum) * p->nefc);
+  mjtNum* Ar = mju_malloc(sizeof(mjtNum) * nv);
+  mjtNum* Ay = mju_malloc(sizeof(mjtNum) * nv);
+  for (int k=0; k < p->nblock; k++) {
+    for (int r=0; p->block_type[k] == acsBLOCK_CONTACT && r < p->block_dim[k]; r++) {
+      rows[n] = p->block_adr[k] + r;
+      y0[n] = sin(1.3 * n) + 0.5;
+      n++;
+    }
+  }
+  for (int r=0; r < p->nefc; r++) {
+    scale[r] = 1 + 0.1 * (r % 7);
+  }
+  acsColumns cols;
+  acsArena sizing = {NULL, 0};
+  acs_columnsLayout(&cols, &sizing, p);
+  void* work = mju_malloc(sizing.used);
+  acsArena arena = {work, 0};
+  acs_columnsLayout(&cols, &arena, p);
+  ENSURE(n > nv);
+  int ret[2];
+  for (int way=1; way <= 2; way++) {
+    mju_copy(y[way-1], y0, n);
+    acs_testProjectRange = way;
+    ret[way-1] = acs_projectRange(y[way-1], p, rows, n, scale, 1e-7, &cols);
+    acs_testProjectRange = 0;
+  }
+  ENSURE(ret[0] == 1 && ret[1] == 1);
+
+  // A'(y - Py) and |A'| |y| (the rows' absolute values)
+  mju_zero(Ar, nv);
+  mju_zero(Ay, nv);
+  for (int a=0; a < n; a++) {
+    int r = rows[a], adr = p->J_rowadr[r];
+    for (int c=0; c < p->J_rownnz[r]; c++) {
+      Ar[p->J_colind[adr+c]] += scale[r] * p->J[adr+c] * (y0[a] - y[1][a]);
+      Ay[p->J_colind[adr+c]] += fabs(scale[r] * p->J[adr+c] * y0[a]);
+    }
+  }
+  mjtNum ortho = 0, ways = 0, idem = 0, ynorm = 0, moved = 0;
+  for (int c=0; c < nv; c++) {
+    ortho = mju_max(ortho, Ay[c] > 0 ? fabs(Ar[c]) / Ay[c] : 0);
+  }
+  mju_copy(again, y[1], n);
+  acs_projectRange(again, p, rows, n, scale, 1e-7, &cols);
+  for (int a=0; a < n; a++) {
+    ways = mju_max(ways, fabs(y[0][a] - y[1][a]));
+    idem = mju_max(idem, fabs(again[a] - y[1][a]));
+    ynorm = mju_max(ynorm, fabs(y0[a]));
+    moved = mju_max(moved, fabs(y0[a] - y[1][a]));
+  }
+  printf("  %d contact rows on %d dofs: y moved by %.2f, |A'(y - Py)| %.1e of |A'||y|, the two "
+         "ways %.1e apart, projected again %.1e\n", n, nv, moved, ortho, ways, idem);
+  ENSURE(moved > 0.01 * ynorm);       // a dependent set: some of y is not in the range
+  ENSURE_LE(ortho, 1e-7);
+  ENSURE_LE(ways, 1e-7 * ynorm);
+  ENSURE_LE(idem, 1e-7 * ynorm);
+  mju_free(work);
+  mju_free(Ay);
+  mju_free(Ar);
+  mju_free(again);
+  mju_free(y[1]);
+  mju_free(y[0]);
+  mju_free(y0);
+  mju_free(scale);
+  mju_free(rows);
+  acs_deleteContext(ctx);
+  mj_deleteData(d);
+  mj_deleteModel(m);
 }
 
 
@@ -846,6 +939,7 @@ int main(int argc, char** argv) {
     TEST(testDelassusRows),
     TEST(testDelassusColumnsOrder),
     TEST(testDelassusDenseOrder),
+    TEST(testProjectRange),
     TEST(testBlockPass),
     TEST(testDenseSolve),
     TEST(testConsistentStabilization),

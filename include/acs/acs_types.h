@@ -227,7 +227,8 @@ typedef struct acsSettings_ {
   mjtNum admm_ratio;              // primal/dual residual ratio triggering an update, > 1
                                   //                                            default: 10
   int    admm_subspace;           // admm: first the subspace step of the Gauss-Seidel driver on
-                                  //   the warm start, kept if it converges; 0 off, 1 on  default: 0
+                                  //   the warm start, its least change of the forces kept if it
+                                  //   converges; 0 off, 1 on                       default: 1
   int    admm_check;              // iterations per residual test and penalty update, [1, 10]
                                   //                                            default: 2
   int    admm_polish;             // admm: the subspace step on the iterate every this-many
