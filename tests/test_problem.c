@@ -532,6 +532,17 @@ static mjtNum mergeDot(const acsProblem* p, int i, int j) {
 }
 
 
+// acs_delassusColumns's workspace for p, carved from one heap block (returned: free it)
+static void* columnsWork(acsColumns* cols, const acsProblem* p) {
+  acsArena sizing = {NULL, 0};
+  acs_columnsLayout(cols, &sizing, p);
+  void* work = mju_malloc(sizing.used);
+  acsArena arena = {work, 0};
+  acs_columnsLayout(cols, &arena, p);
+  return work;
+}
+
+
 static void testDelassusRows(void) {
   const char* models[2] = {"humanoid.xml", "22_humanoids.xml"};
   for (int im=0; im < 2; im++) {
@@ -547,11 +558,7 @@ static void testDelassusRows(void) {
     mjtNum* scale = mju_malloc(sizeof(mjtNum) * nefc);
     mjtNum* scratch = mju_malloc(sizeof(mjtNum) * p->nv);
     acsColumns cols;
-    acsArena sizing = {NULL, 0};
-    acs_columnsLayout(&cols, &sizing, p);
-    void* colswork = mju_malloc(sizing.used);
-    acsArena arena = {colswork, 0};
-    acs_columnsLayout(&cols, &arena, p);
+    void* colswork = columnsWork(&cols, p);
     for (int r=0; r < nefc; r++) {
       scale[r] = 1 + 0.1 * (r % 7);
     }
@@ -638,6 +645,45 @@ static void testDelassusRows(void) {
 }
 
 
+// a hand-built problem of nefc rows of B on nv columns (CSR), for the tests of the Delassus
+// assembly below
+static void rowsOfB(acsProblem* p, int nv, int nefc, int nnz, const int* rownnz,
+                    const int* rowadr, const int* colind, const mjtNum* val) {
+  memset(p, 0, sizeof(*p));
+  p->nv = nv;
+  p->nefc = nefc;
+  p->nnzB = nnz;
+  p->B_rownnz = rownnz;
+  p->B_rowadr = rowadr;
+  p->B_colind = colind;
+  p->B = val;
+}
+
+
+// G of p's first n rows (n <= 3) by sparse columns and by dense columns (forced) against G by
+// rows, to the bit; G_01 by rows in *g01
+static void columnsToTheBit(mjtNum* g01, const acsProblem* p, int n) {
+  int rows[3] = {0, 1, 2}, count[10], touched[10], next[10], row[16];
+  mjtNum colval[16], dense[30], scratch[10], Grows[9], Gcols[9];
+  acsColumns cols = {.count = count, .touched = touched, .next = next, .row = row,
+                     .val = colval, .dense = dense, .ndense = 30};
+  acs_delassusRows(Grows, p, rows, n, NULL, scratch);
+  *g01 = Grows[1];
+  for (int way=1; way <= 2; way++) {
+    acs_testDelassusColumns = way;
+    int bycols = acs_delassusColumns(Gcols, p, rows, n, NULL, scratch, &cols);
+    acs_testDelassusColumns = 0;
+    int nwrong = 0;
+    for (int i=0; i < n*n; i++) {
+      nwrong += !(Grows[i] == Gcols[i]);
+    }
+    printf("  by %s columns: G_01 = %g, %d of %d entries differ\n", way == 1 ? "sparse" : "dense",
+           Gcols[1], nwrong, n*n);
+    ENSURE(bycols == way && nwrong == 0);
+  }
+}
+
+
 // acs_delassusColumns visits the columns in ascending order whatever order the rows first touch
 // them in: hand-built rows of B whose columns are first met out of order (row 0 on column 9, row
 // 1 adds 2, row 2 adds 0), row 2's entries 1, 1 and 1e8: its square sum is 1e16 + 2 in the
@@ -648,31 +694,9 @@ static void testDelassusColumnsOrder(void) {
   static const int colind[6] = {9, 2, 9, 0, 2, 9};
   static const mjtNum val[6] = {1, 1, 1, 1, 1, 1e8};
   acsProblem p;
-  memset(&p, 0, sizeof(p));
-  p.nv = 10;
-  p.nefc = 3;
-  p.nnzB = 6;
-  p.B_rownnz = rownnz;
-  p.B_rowadr = rowadr;
-  p.B_colind = colind;
-  p.B = val;
-  int rows[3] = {0, 1, 2};
-  int count[10], touched[10], next[10], row[6];
-  mjtNum colval[6], dense[30], scratch[10], Grows[9], Gcols[9];
-  acsColumns cols = {.count = count, .touched = touched, .next = next, .row = row,
-                     .val = colval, .dense = dense, .ndense = 30};
-  acs_delassusRows(Grows, &p, rows, 3, NULL, scratch);
-  for (int way=1; way <= 2; way++) {
-    acs_testDelassusColumns = way;
-    int bycols = acs_delassusColumns(Gcols, &p, rows, 3, NULL, scratch, &cols);
-    acs_testDelassusColumns = 0;
-    int nwrong = 0;
-    for (int i=0; i < 9; i++) {
-      nwrong += !(Grows[i] == Gcols[i]);
-    }
-    printf("  by columns %d, %d of 9 entries differ\n", bycols, nwrong);
-    ENSURE(bycols == way && nwrong == 0);
-  }
+  mjtNum g01;
+  rowsOfB(&p, 10, 3, 6, rownnz, rowadr, colind, val);
+  columnsToTheBit(&g01, &p, 3);
 }
 
 
@@ -687,33 +711,10 @@ static void testDelassusDenseOrder(void) {
   static const mjtNum val[16] = {1, 0, 0, 0, 1e8, 1e8, 1, 0,
                                  1, 2, 0, 5, 1e8, -1e8, 3, 7};
   acsProblem p;
-  memset(&p, 0, sizeof(p));
-  p.nv = 8;
-  p.nefc = 2;
-  p.nnzB = 16;
-  p.B_rownnz = rownnz;
-  p.B_rowadr = rowadr;
-  p.B_colind = colind;
-  p.B = val;
-  int rows[2] = {0, 1};
-  int count[8], touched[8], next[8], row[16];
-  mjtNum colval[16], dense[16], scratch[8], Grows[4], Gcols[4];
-  acsColumns cols = {.count = count, .touched = touched, .next = next, .row = row,
-                     .val = colval, .dense = dense, .ndense = 16};
-  acs_delassusRows(Grows, &p, rows, 2, NULL, scratch);
-  printf("  by rows: G_01 = %g\n", Grows[1]);
-  ENSURE(Grows[1] == 3 && Grows[2] == 3);
-  for (int way=1; way <= 2; way++) {
-    acs_testDelassusColumns = way;
-    int bycols = acs_delassusColumns(Gcols, &p, rows, 2, NULL, scratch, &cols);
-    acs_testDelassusColumns = 0;
-    int nwrong = 0;
-    for (int i=0; i < 4; i++) {
-      nwrong += !(Grows[i] == Gcols[i]);
-    }
-    printf("  by columns %d: G_01 = %g, %d of 4 entries differ\n", bycols, Gcols[1], nwrong);
-    ENSURE(bycols == way && nwrong == 0);
-  }
+  mjtNum g01;
+  rowsOfB(&p, 8, 2, 16, rownnz, rowadr, colind, val);
+  columnsToTheBit(&g01, &p, 2);
+  ENSURE(g01 == 3);
 }
 
 
@@ -750,11 +751,7 @@ static void testProjectRange(void) {
     scale[r] = 1 + 0.1 * (r % 7);
   }
   acsColumns cols;
-  acsArena sizing = {NULL, 0};
-  acs_columnsLayout(&cols, &sizing, p);
-  void* work = mju_malloc(sizing.used);
-  acsArena arena = {work, 0};
-  acs_columnsLayout(&cols, &arena, p);
+  void* work = columnsWork(&cols, p);
   ENSURE(n > nv);
   int ret[2];
   for (int way=1; way <= 2; way++) {
