@@ -381,6 +381,31 @@ int acs_delassusColumns(mjtNum* H, const acsProblem* p, const int* rows, int n, 
 
 int acs_testProjectRange = 0;
 
+int acs_projectFits(const acsProblem* p, const int* rows, int n, acsColumns* w) {
+  if ((size_t)(n + p->nv + 1) * p->nv <= (size_t)w->ndense) {
+    return 1;                   // every dof would fit
+  }
+  if (!w->ready) {
+    memset(w->count, 0, p->nv * sizeof(int));
+    w->ready = 1;
+  }
+  int nt = 0;
+  for (int a=0; a < n; a++) {
+    const int* col = p->J_colind + p->J_rowadr[rows[a]];
+    for (int c=0; c < p->J_rownnz[rows[a]]; c++) {
+      if (!w->count[col[c]]) {
+        w->count[col[c]] = 1;
+        w->touched[nt++] = col[c];
+      }
+    }
+  }
+  for (int t=0; t < nt; t++) {
+    w->count[w->touched[t]] = 0;
+  }
+  return (size_t)(n + nt + 1) * nt <= (size_t)w->ndense;
+}
+
+
 int acs_projectRange(mjtNum* y, const acsProblem* p, const int* rows, int n, const mjtNum* d,
                      mjtNum pivot, acsColumns* w) {
   if (!w->ready) {

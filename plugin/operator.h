@@ -98,6 +98,9 @@ int acs_delassusColumns(mjtNum* H, const acsProblem* p, const int* rows, int n, 
 int acs_projectRange(mjtNum* y, const acsProblem* p, const int* rows, int n, const mjtNum* d,
                      mjtNum pivot, acsColumns* w);
 
+// whether acs_projectRange fits any subset of these rows in w's workspace
+int acs_projectFits(const acsProblem* p, const int* rows, int n, acsColumns* w);
+
 // tests: acs_projectRange forms A'A 1 entry by entry, 2 from A written out dense (0: as chosen)
 extern int acs_testProjectRange;
 

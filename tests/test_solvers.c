@@ -7,6 +7,7 @@
 // corners of its box, and RaiSim's friction is not opposite to the slip when G_nt != 0.
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -663,6 +664,61 @@ static void testAdmmSubspaceStart(void) {
     }
     free(work);
   }
+}
+
+
+// admm's subspace start is not tried where its least change might not fit its workspace: a chain
+// of 150 hinges whose last 120 have friction loss (one island of 120 rows on 120 dofs: (120 + 120
+// + 1) 120 numbers, above the 16384 of acsColumns). Its steps with the start on are then those
+// with it off, to the bit: the same positions, iterations and factorizations over 50 steps
+// (without the check, the start's step was computed and refused on every step: one factorization
+// more a step)
+static void testAdmmSubspaceTooLarge(void) {
+  int ndof = 150;
+  char* xml = mju_malloc(1 << 20);
+  char* q = xml;
+  q += sprintf(q, "<mujoco><option timestep='0.002'/><worldbody>");
+  for (int i=0; i < ndof; i++) {
+    q += sprintf(q, "<body pos='0 0 -0.02'><joint type='hinge' axis='%d %d 0' frictionloss='%g' "
+                 "damping='1' armature='0.1'/><geom type='capsule' size='0.005 0.01' "
+                 "contype='0' conaffinity='0' mass='1'/>", i % 2, 1 - i % 2,
+                 i >= ndof - 120 ? 1.0 : 0.0);
+  }
+  for (int i=0; i < ndof; i++) {
+    q += sprintf(q, "</body>");
+  }
+  sprintf(q, "</worldbody></mujoco>");
+  mjModel* m = acst_loadString(xml);
+  mju_free(xml);
+  if (!m) return;
+  mjData* d[2];
+  int niter[2] = {0, 0}, nfactor[2] = {0, 0};
+  for (int on=0; on < 2; on++) {
+    d[on] = acst_makeData(m);
+    for (int i=0; i < m->nv; i++) {
+      d[on]->qvel[i] = 0.1 * sin(i);
+    }
+    acsSettings s;
+    char error[acsNERROR];
+    acs_defaultSettings(&s);
+    s.solver = acsSOL_ADMM;
+    s.admm_subspace = on;
+    acsContext* ctx = acs_makeContext(m, &s, error, sizeof(error));
+    ENSURE(ctx != NULL);
+    for (int k=0; k < 50; k++) {
+      ENSURE(acs_step(m, d[on], ctx) != acsSTATUS_ERROR);
+      niter[on] += acs_getStats(ctx)->niter;
+      nfactor[on] += acs_getStats(ctx)->nfactor;
+    }
+    acs_deleteContext(ctx);
+  }
+  int same = !memcmp(d[0]->qpos, d[1]->qpos, sizeof(mjtNum) * m->nq);
+  printf("  chain of %d hinges: start off %d iterations, %d factorizations; on %d, %d; positions "
+         "%s\n", ndof, niter[0], nfactor[0], niter[1], nfactor[1], same ? "the same" : "differ");
+  ENSURE(niter[0] > 0 && same && niter[1] == niter[0] && nfactor[1] == nfactor[0]);
+  mj_deleteData(d[0]);
+  mj_deleteData(d[1]);
+  mj_deleteModel(m);
 }
 
 
@@ -1523,6 +1579,7 @@ int main(int argc, char** argv) {
     TEST(testAdmmWoodbury),
     TEST(testAdmmCarriedPenalty),
     TEST(testAdmmSubspaceStart),
+    TEST(testAdmmSubspaceTooLarge),
     TEST(testOtherRows),
     TEST(testFrictionLimitPair),
     TEST(testTorsionalFriction),
