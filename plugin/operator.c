@@ -76,9 +76,9 @@ void acs_blockDelassus(mjtNum* G, const acsProblem* p, int k) {
 #define kRunRows 3
 #define kRunList 256
 
-// the dense columns of acs_delassusColumns: at most kDenseCap entries (the rows' list times the
-// columns they touch), and the work of one product there against one of the sparse methods'
-// (measured: kDenseWork)
+// the dense columns of acs_delassusColumns (the rows' list times the columns they touch) and
+// acs_projectRange's matrices: at most kDenseCap entries; and the work of one product there
+// against one of the sparse methods' (measured: kDenseWork)
 #define kDenseCap 16384
 #define kDenseWork 0.25
 
@@ -382,7 +382,7 @@ int acs_delassusColumns(mjtNum* H, const acsProblem* p, const int* rows, int n, 
 int acs_testProjectRange = 0;
 
 int acs_projectFits(const acsProblem* p, const int* rows, int n, acsColumns* w) {
-  if ((size_t)(n + p->nv + 1) * p->nv <= (size_t)w->ndense) {
+  if ((size_t)(p->nv + 1) * p->nv <= (size_t)w->ndense) {
     return 1;                   // every dof would fit
   }
   if (!w->ready) {
@@ -402,7 +402,7 @@ int acs_projectFits(const acsProblem* p, const int* rows, int n, acsColumns* w) 
   for (int t=0; t < nt; t++) {
     w->count[w->touched[t]] = 0;
   }
-  return (size_t)(n + nt + 1) * nt <= (size_t)w->ndense;
+  return (size_t)(nt + 1) * nt <= (size_t)w->ndense;
 }
 
 
@@ -425,7 +425,7 @@ int acs_projectRange(mjtNum* y, const acsProblem* p, const int* rows, int n, con
       }
     }
   }
-  if ((size_t)(n + nt + 1) * nt > (size_t)w->ndense) {
+  if ((size_t)(nt + 1) * nt > (size_t)w->ndense) {
     for (int t=0; t < nt; t++) {
       w->count[w->touched[t]] = 0;
     }
@@ -447,8 +447,9 @@ int acs_projectRange(mjtNum* y, const acsProblem* p, const int* rows, int n, con
   }
   int dense = acs_testProjectRange ? acs_testProjectRange == 2 :
               kDenseWork * 0.5 * n * nt * (nt + 1) + (double)n * nt < bysparse;
+  dense = dense && (size_t)(n + nt + 1) * nt <= (size_t)w->ndense;
   mjtNum* X = w->dense;
-  mjtNum* K = X + (size_t)n*nt;
+  mjtNum* K = X + (dense ? (size_t)n*nt : 0);
   mjtNum* g = K + (size_t)nt*nt;
   mju_zero(g, nt);
   if (dense) {

@@ -57,11 +57,11 @@ void acs_blockDelassus(mjtNum* G, const acsProblem* p, int k);
 void acs_delassusRows(mjtNum* H, const acsProblem* p, const int* rows, int n, const mjtNum* d,
                       mjtNum* scratch);
 
-// the workspace of acs_delassusColumns
+// the workspace of acs_delassusColumns and acs_projectRange
 typedef struct acsColumns_ {
   int*    count;                  // entries per column, zero between calls          (nv)
   int*    touched;                // the columns the rows touch                      (nv)
-  int*    next;                   // a touched column's next entry                   (nv)
+  int*    next;                   // a touched column's next entry, or its place     (nv)
   int*    row;                    // an entry's place in the row list                (nnzB)
   mjtNum* val;                    // its value                                       (nnzB)
   mjtNum* dense;                  // the rows' entries in dense columns; acs_projectRange's
@@ -88,17 +88,18 @@ int acs_delassusColumns(mjtNum* H, const acsProblem* p, const int* rows, int n, 
 // scaled by d, NULL: none): y with its component along G_AA's null space (combinations of the
 // rows no force changes) removed. With A the rows of J scaled by d, G_AA = A M^-1 A' has A's
 // range (M positive definite), and the projection A (A'A)^+ A' y is formed on the nt dofs the
-// rows touch (A, K = A'A and A'y dense in w's workspace), not on the rows. A dof whose pivot in
-// the factor of K (acs_denseFactor) is at most pivot times its diagonal depends on those before
-// it: near-dependence is judged in J's metric, not G's (consistent stabilization keeps its
+// rows touch (K = A'A and A'y dense in w's workspace, A too where that is less work), not on the
+// rows. A dof whose pivot in the factor of K (acs_denseFactor) is at most pivot times its
+// diagonal depends on those before it (u = K^+ g: the kept dofs' solution, the others 0, which
+// gives the same A u): near-dependence is judged in J's metric, not G's (consistent stabilization keeps its
 // projection on the rows of G: formed so on the dofs, with B's columns, pgs took 2.13 sweeps a
 // step on the lying humanoid against 1.77, and 32 steps at the limit against 25, in 12 runs).
 // Return 1 if projected, 0 if the rows are independent (rank n: y is in the range, and left as
-// it is), -1 if they do not fit ((n + nt + 1) nt above ndense: y left as it is)
+// it is), -1 if the dofs do not fit ((nt + 1) nt above ndense: y left as it is)
 int acs_projectRange(mjtNum* y, const acsProblem* p, const int* rows, int n, const mjtNum* d,
                      mjtNum pivot, acsColumns* w);
 
-// whether acs_projectRange fits any subset of these rows in w's workspace
+// whether acs_projectRange fits these rows, and any subset of them, in w's workspace
 int acs_projectFits(const acsProblem* p, const int* rows, int n, acsColumns* w);
 
 // tests: acs_projectRange forms A'A 1 entry by entry, 2 from A written out dense (0: as chosen)

@@ -989,9 +989,9 @@ static int subspaceStart(mjtNum* force, mjtNum* ncp, acsStats* stats, admmWork* 
       return 0;
     }
   }
-  // nor where the least change might not fit its workspace (the island's rows and the dofs they
-  // touch): the step would be computed and then refused (a chain of 200 hinges held at its tip:
-  // 2.01 factorizations a step, against 1.01 without the start)
+  // nor where the least change might not fit its workspace (the dofs the island's rows touch):
+  // the step would be computed and then refused (a chain of 200 hinges held at its tip: 2.01
+  // factorizations a step, against 1.01 without the start; testAdmmSubspaceTooLarge)
   if (least && !acs_projectFits(p, is->rows, is->n, &aw->cols)) {
     return 0;
   }

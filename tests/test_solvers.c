@@ -668,9 +668,9 @@ static void testAdmmSubspaceStart(void) {
 
 
 // admm's subspace start is not tried where its least change might not fit its workspace: a chain
-// of 150 hinges whose last 120 have friction loss (one island of 120 rows on 120 dofs: (120 + 120
-// + 1) 120 numbers, above the 16384 of acsColumns). Its steps with the start on are then those
-// with it off, to the bit: the same positions, iterations and factorizations over 50 steps
+// of 150 hinges held at its tip by a connect equality (3 rows on 150 dofs: K = A'A and A'y take
+// (150 + 1) 150 numbers, above the 16384 of acsColumns). Its steps with the start on are then
+// those with it off, to the bit: the same positions, iterations and factorizations over 50 steps
 // (without the check, the start's step was computed and refused on every step: one factorization
 // more a step)
 static void testAdmmSubspaceTooLarge(void) {
@@ -679,15 +679,15 @@ static void testAdmmSubspaceTooLarge(void) {
   char* q = xml;
   q += sprintf(q, "<mujoco><option timestep='0.002'/><worldbody>");
   for (int i=0; i < ndof; i++) {
-    q += sprintf(q, "<body pos='0 0 -0.02'><joint type='hinge' axis='%d %d 0' frictionloss='%g' "
+    q += sprintf(q, "<body name='b%d' pos='0 0 -0.02'><joint type='hinge' axis='%d %d 0' "
                  "damping='1' armature='0.1'/><geom type='capsule' size='0.005 0.01' "
-                 "contype='0' conaffinity='0' mass='1'/>", i % 2, 1 - i % 2,
-                 i >= ndof - 120 ? 1.0 : 0.0);
+                 "contype='0' conaffinity='0' mass='1'/>", i, i % 2, 1 - i % 2);
   }
   for (int i=0; i < ndof; i++) {
     q += sprintf(q, "</body>");
   }
-  sprintf(q, "</worldbody></mujoco>");
+  sprintf(q, "</worldbody><equality><connect body1='b%d' anchor='0 0 0'/></equality></mujoco>",
+          ndof - 1);
   mjModel* m = acst_loadString(xml);
   mju_free(xml);
   if (!m) return;
