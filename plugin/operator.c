@@ -474,6 +474,7 @@ int acs_projectRange(mjtNum* y, const acsProblem* p, const int* rows, int n, con
     }
     mjtNum d2 = dr * dr;
     for (int c=0; c < nnz; c++) {
+      acsASSERT(c == 0 || col[c] > col[c-1]);
       int tc = w->next[col[c]];
       mjtNum* Kc = K + (size_t)tc*nt;
       mjtNum jc = d2 * jr[c];

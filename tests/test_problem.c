@@ -725,7 +725,9 @@ static void testDelassusDenseOrder(void) {
 // rows are found dependent. The normal equations' rounding grows with cond(A)^2: measured 1.4e-9
 // (orthogonality, of |A'| |y|), 7.6e-10 and 1.8e-10 (of max |y|); the bounds are 1e-7 (the least
 // change's forces are checked against the solver's tolerance afterwards). Breaking the projection
-// (the rows' scales left out of A'y) leaves A'(y - Py) at 0.3 of |A'| |y|
+// (the rows' scales left out of A'y) leaves A'(y - Py) at 0.3 of |A'| |y|. One contact's three
+// rows are independent: left as they are; and acs_delassusColumns, sharing the workspace, still
+// forms G to the bit (the counts left set: both FAILED)
 static void testProjectRange(void) {
   mjModel* m;
   mjData* d;
@@ -790,6 +792,27 @@ static void testProjectRange(void) {
   ENSURE_LE(ortho, 1e-7);
   ENSURE_LE(ways, 1e-7 * ynorm);
   ENSURE_LE(idem, 1e-7 * ynorm);
+
+  // one contact's three rows are independent: left as they are (return 0), to the bit
+  mju_copy(again, y0, 3);
+  ENSURE(acs_projectRange(again, p, rows, 3, scale, 1e-7, &cols) == 0);
+  ENSURE(!memcmp(again, y0, 3 * sizeof(mjtNum)));
+
+  // the workspace it shares with acs_delassusColumns is left as that expects (count zero): G of
+  // the rows by columns, both ways, after the projections, equals G by rows to the bit
+  mjtNum* Grows = mju_malloc(sizeof(mjtNum) * n * n);
+  mjtNum* Gcols = mju_malloc(sizeof(mjtNum) * n * n);
+  acs_delassusRows(Grows, p, rows, n, NULL, Ar);
+  int nwrong = 0;
+  for (int way=1; way <= 2; way++) {
+    acs_testDelassusColumns = way;
+    ENSURE(acs_delassusColumns(Gcols, p, rows, n, NULL, Ar, &cols) == way);
+    acs_testDelassusColumns = 0;
+    nwrong += memcmp(Grows, Gcols, sizeof(mjtNum) * n * n) != 0;
+  }
+  ENSURE(nwrong == 0);
+  mju_free(Gcols);
+  mju_free(Grows);
   mju_free(work);
   mju_free(Ay);
   mju_free(Ar);
