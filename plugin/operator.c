@@ -381,10 +381,9 @@ int acs_delassusColumns(mjtNum* H, const acsProblem* p, const int* rows, int n, 
 
 int acs_testProjectRange = 0;
 
-int acs_projectFits(const acsProblem* p, const int* rows, int n, acsColumns* w) {
-  if ((size_t)(p->nv + 1) * p->nv <= (size_t)w->ndense) {
-    return 1;                   // every dof would fit
-  }
+// the dofs the rows' J touches, in w->touched (first touch order) and marked in w->count (the
+// caller clears the marks); return their number
+static int touchedDofs(const acsProblem* p, const int* rows, int n, acsColumns* w) {
   if (!w->ready) {
     memset(w->count, 0, p->nv * sizeof(int));
     w->ready = 1;
@@ -399,6 +398,15 @@ int acs_projectFits(const acsProblem* p, const int* rows, int n, acsColumns* w) 
       }
     }
   }
+  return nt;
+}
+
+
+int acs_projectFits(const acsProblem* p, const int* rows, int n, acsColumns* w) {
+  if ((size_t)(p->nv + 1) * p->nv <= (size_t)w->ndense) {
+    return 1;                   // every dof would fit
+  }
+  int nt = touchedDofs(p, rows, n, w);
   for (int t=0; t < nt; t++) {
     w->count[w->touched[t]] = 0;
   }
@@ -408,23 +416,8 @@ int acs_projectFits(const acsProblem* p, const int* rows, int n, acsColumns* w) 
 
 int acs_projectRange(mjtNum* y, const acsProblem* p, const int* rows, int n, const mjtNum* d,
                      mjtNum pivot, acsColumns* w) {
-  if (!w->ready) {
-    memset(w->count, 0, p->nv * sizeof(int));
-    w->ready = 1;
-  }
-
   // the dofs the rows' J touches, ascending, and their places (next)
-  int nt = 0;
-  for (int a=0; a < n; a++) {
-    const int* cl = p->J_colind + p->J_rowadr[rows[a]];
-    for (int c=0; c < p->J_rownnz[rows[a]]; c++) {
-      int col = cl[c];
-      if (!w->count[col]) {
-        w->count[col] = 1;
-        w->touched[nt++] = col;
-      }
-    }
-  }
+  int nt = touchedDofs(p, rows, n, w);
   if ((size_t)(nt + 1) * nt > (size_t)w->ndense) {
     for (int t=0; t < nt; t++) {
       w->count[w->touched[t]] = 0;

@@ -99,27 +99,7 @@ static void steadyState(const char* model, int shared, const char* solver, int n
 // chain, whose G is formed by the columns of B over 260 dofs (a sort of 260 columns: glibc's
 // qsort took its buffer from the heap past 255 ints, once a step)
 static void chainSteadyState(const char* solver) {
-  int ndof = 260;
-  char* xml = mju_malloc(1 << 20);
-  char* q = xml;
-  q += sprintf(q, "<mujoco><option timestep='0.002'/><worldbody>");
-  for (int i=0; i < ndof; i++) {
-    q += sprintf(q, "<body pos='0 0 -0.02'><joint type='hinge' axis='%d %d 0' frictionloss='%g' "
-                 "damping='1' armature='0.1'/><geom type='capsule' size='0.005 0.01' "
-                 "contype='0' conaffinity='0' mass='1'/>", i % 2, 1 - i % 2,
-                 i >= ndof - 100 ? 1.0 : 0.0);
-  }
-  for (int i=0; i < ndof; i++) {
-    q += sprintf(q, "</body>");
-  }
-  sprintf(q, "</worldbody><keyframe><key qpos='");
-  q += strlen(q);
-  for (int i=0; i < ndof; i++) {
-    q += sprintf(q, "%g ", 0.3 * ((i * 37) % 11 - 5) / 5.0);
-  }
-  sprintf(q, "'/></keyframe></mujoco>");
-  mjModel* m = acst_loadString(xml);
-  mju_free(xml);
+  mjModel* m = acst_loadChain(260, 100, 0, 1);
   if (!m) return;
   steadyStateModel(m, "260-hinge chain", solver, 50);
   mj_deleteModel(m);

@@ -169,6 +169,37 @@ mjModel* acst_loadWall(int nbox) {
 }
 
 
+mjModel* acst_loadChain(int ndof, int nfriction, int connect, int keyframe) {
+  char* xml = mju_malloc(1 << 20);
+  char* q = xml;
+  q += sprintf(q, "<mujoco><option timestep='0.002'/><worldbody>");
+  for (int i=0; i < ndof; i++) {
+    q += sprintf(q, "<body name='b%d' pos='0 0 -0.02'><joint type='hinge' axis='%d %d 0' "
+                 "frictionloss='%g' damping='1' armature='0.1'/><geom type='capsule' "
+                 "size='0.005 0.01' contype='0' conaffinity='0' mass='1'/>", i, i % 2, 1 - i % 2,
+                 i >= ndof - nfriction ? 1.0 : 0.0);
+  }
+  for (int i=0; i < ndof; i++) {
+    q += sprintf(q, "</body>");
+  }
+  q += sprintf(q, "</worldbody>");
+  if (connect) {
+    q += sprintf(q, "<equality><connect body1='b%d' anchor='0 0 0'/></equality>", ndof - 1);
+  }
+  if (keyframe) {
+    q += sprintf(q, "<keyframe><key qpos='");
+    for (int i=0; i < ndof; i++) {
+      q += sprintf(q, "%g ", 0.3 * ((i * 37) % 11 - 5) / 5.0);
+    }
+    q += sprintf(q, "'/></keyframe>");
+  }
+  sprintf(q, "</mujoco>");
+  mjModel* m = acst_loadString(xml);
+  mju_free(xml);
+  return m;
+}
+
+
 mjData* acst_makeData(const mjModel* m) {
   mjData* d = mj_makeData(m);
   if (m->nkey > 0) {
