@@ -64,12 +64,65 @@ void acs_denseNullVector(mjtNum* v, const mjtNum* L, int n, int j) {
 }
 
 
-void acs_denseProjectRange(mjtNum* y, mjtNum* G, int n, mjtNum* work, mjtNum pivot) {
+// y <- B_r (B_r'B_r)^-1 B_r'y: the projection onto the span of the factor's kept columns (B's
+// columns: L's, each from its diagonal down, the dropped rows' entries included), which is G's
+// range; C: those columns as rows (nkeep x n), R: their Gram matrix (nkeep x nkeep)
+static void projectKept(mjtNum* y, const mjtNum* L, int n, int nkeep, mjtNum* work,
+                        mjtNum pivot) {
+  mjtNum* C = work;
+  mjtNum* R = C + (size_t)nkeep*n;
+  mjtNum* z = R + (size_t)nkeep*nkeep;
+  int a = 0;
+  for (int j=0; j < n; j++) {
+    if (L[j*n+j] > 0) {
+      mjtNum* c = C + (size_t)a*n;
+      for (int i=0; i < n; i++) {
+        c[i] = i < j ? 0 : L[i*n+j];
+      }
+      z[a++] = mju_dot(c, y, n);
+    }
+  }
+  for (a=0; a < nkeep; a++) {
+    for (int b=0; b <= a; b++) {
+      R[a*nkeep+b] = R[b*nkeep+a] = mju_dot(C + (size_t)a*n, C + (size_t)b*n, n);
+    }
+  }
+  acs_denseFactor(R, nkeep, pivot);
+  acs_denseSolve(z, R, nkeep);
+  mju_zero(y, n);
+  for (a=0; a < nkeep; a++) {
+    mju_addToScl(y, C + (size_t)a*n, z[a], n);
+  }
+}
+
+
+int acs_testDenseProjectRange = 0;
+
+int acs_denseProjectRange(mjtNum* y, mjtNum* G, int n, mjtNum* work, mjtNum pivot) {
   acs_denseFactor(G, n, pivot);
+  int nkeep = 0;
+  for (int j=0; j < n; j++) {
+    nkeep += G[j*n+j] > 0;
+  }
+  int nnull = n - nkeep;
+  if (nnull == 0) {
+    return 0;
+  }
+
+  // by the range where it has fewer dimensions than the null space, as where a pair of bodies
+  // touches at four contacts or more (12 rows or more, 6 motions): the null vectors cost about
+  // n^2 / 4 each and their Gram matrix nnull^2 n / 2, the kept columns' Gram matrix nkeep^2 n / 2
+  // (Fetch push's stabilization: 45k -> 16k instructions a step)
+  int bykept = acs_testDenseProjectRange ? acs_testDenseProjectRange == 2 :
+               nkeep * nkeep < nnull * (n / 2 + nnull);
+  if (bykept) {
+    projectKept(y, G, n, nkeep, work, pivot);
+    return nnull;
+  }
   mjtNum* N = work;               // null vectors, one per dropped row        (nnull x n)
   mjtNum* NN = N + n*n;           // N'N                                      (nnull x nnull)
   mjtNum* z = NN + n*n;           // (N'N)^-1 N'y                             (nnull)
-  int nnull = 0;
+  nnull = 0;
   for (int j=0; j < n; j++) {
     if (G[j*n+j] == 0) {
       mjtNum* v = N + nnull*n;
@@ -80,9 +133,6 @@ void acs_denseProjectRange(mjtNum* y, mjtNum* G, int n, mjtNum* work, mjtNum piv
       }
       nnull++;
     }
-  }
-  if (nnull == 0) {
-    return;
   }
 
   // N'N is positive definite (each null vector has its own dropped row's unit entry): its factor
@@ -97,4 +147,5 @@ void acs_denseProjectRange(mjtNum* y, mjtNum* G, int n, mjtNum* work, mjtNum piv
   for (int a=0; a < nnull; a++) {
     mju_addToScl(y, N + a*n, -z[a], n);
   }
+  return nnull;
 }

@@ -490,17 +490,27 @@ static void testConsistentStabilizationTwoContacts(void) {
 
 // pgs's problem of a shared model after 300 steps from its first keyframe (the humanoid lies on
 // the floor), in a context the caller deletes with m and d; NULL if the model is missing
-static acsContext* settledProblem(mjModel** m, mjData** d, const char* model) {
+// the problem of model's keyframe 0 after 300 steps of pgs, the joints started at speed perturb
+static acsContext* settledProblemFrom(mjModel** m, mjData** d, const char* model,
+                                      mjtNum perturb) {
   *m = acst_loadSharedModel(model);
   if (!*m) return NULL;
   *d = mj_makeData(*m);
   mj_resetDataKeyframe(*m, *d, 0);
+  for (int i=0; i < (*m)->nv; i++) {
+    (*d)->qvel[i] += perturb;
+  }
   acsContext* ctx = acst_makeContext(*m, "pgs");
   for (int t=0; t < 300; t++) {
     ENSURE(acs_step(*m, *d, ctx) != acsSTATUS_ERROR);
   }
   ENSURE(acs_forward(*m, *d, ctx) != acsSTATUS_ERROR);
   return ctx;
+}
+
+
+static acsContext* settledProblem(mjModel** m, mjData** d, const char* model) {
+  return settledProblemFrom(m, d, model, 0);
 }
 
 
@@ -727,12 +737,29 @@ static void testDelassusDenseOrder(void) {
 // change's forces are checked against the solver's tolerance afterwards). Breaking the projection
 // (the rows' scales left out of A'y) leaves A'(y - Py) at 0.3 of |A'| |y|. One contact's three
 // rows are independent: left as they are; and acs_delassusColumns, sharing the workspace, still
-// forms G to the bit (the counts left set: both FAILED)
+// forms G to the bit (the counts left set: both FAILED). The humanoid comes to rest in one of
+// two contact configurations, which a rounding-level change picks: on 30 or 31 contact rows, or 25
+// (independent, fewer than its 27 dofs); the test takes the first run, from keyframe 0 with the
+// joints' speeds raised by k 1e-9 (k = 0 to 7), that rests on more contact rows than dofs
 static void testProjectRange(void) {
   mjModel* m;
   mjData* d;
-  acsContext* ctx = settledProblem(&m, &d, "humanoid.xml");
-  if (!ctx) return;
+  acsContext* ctx = NULL;
+  for (int k=0; k < 8; k++) {
+    ctx = settledProblemFrom(&m, &d, "humanoid.xml", k * 1e-9);
+    if (!ctx) return;
+    int ncontact = 0;
+    for (int b=0; b < ctx->problem.nblock; b++) {
+      ncontact += ctx->problem.block_type[b] == acsBLOCK_CONTACT ? ctx->problem.block_dim[b] : 0;
+    }
+    if (ncontact > ctx->problem.nv || k == 7) {
+      printf("  at rest from speeds raised by %d 1e-9 rad/s\n", k);
+      break;
+    }
+    acs_deleteContext(ctx);
+    mj_deleteData(d);
+    mj_deleteModel(m);
+  }
   const acsProblem* p = &ctx->problem;
   int n = 0, nv = p->nv;
   int* rows = mju_malloc(sizeof(int) * p->nefc);
@@ -950,6 +977,85 @@ static void testDenseSolve(void) {
 }
 
 
+// acs_denseProjectRange: y projected onto the range of G = A A' (A n x k pseudo-random in [-1, 1],
+// rank k) both ways, by the null vectors of the factor's dropped rows and by its kept columns,
+// against A (A'A)^-1 A'y formed here (A'A's condition ~10: rounding of n-term sums, 1e-15, so
+// 1e-12 of |y|), and A'(y - Py) = 0 (y's remainder is orthogonal to the range). Where the
+// factor keeps fewer rows than it drops (24 rows of rank 6: a pair touching at eight contacts),
+// the choice is the kept columns, the same to the bit; where it drops one (8 rows of rank 7), the
+// null vector
+static void testDenseProjectRange(void) {
+  enum { nmax = 24 };
+  static mjtNum A[nmax*nmax], G[nmax*nmax], Gf[nmax*nmax], work[2*nmax*nmax + nmax];
+  static mjtNum y[nmax], yw[nmax], yc[nmax], AtA[nmax*nmax], c[nmax];
+  int shape[2][2] = {{24, 6}, {8, 7}};
+  unsigned seed = 777;
+  for (int s=0; s < 2; s++) {
+    int n = shape[s][0], k = shape[s][1];
+    for (int i=0; i < n*k; i++) {
+      seed = seed * 1103515245u + 12345u;
+      A[i] = (seed >> 8) / (mjtNum)(1u << 24) * 2 - 1;     // A's row i: A + i k
+    }
+    for (int i=0; i < n; i++) {
+      y[i] = cos(0.7 * i + s);
+      for (int j=0; j < n; j++) {
+        G[i*n+j] = mju_dot(A + i*k, A + j*k, k);
+      }
+    }
+
+    // the projection formed here: c = (A'A)^-1 A'y, yc = A c
+    for (int a=0; a < k; a++) {
+      c[a] = 0;
+      for (int i=0; i < n; i++) {
+        c[a] += A[i*k+a] * y[i];
+      }
+      for (int b=0; b < k; b++) {
+        AtA[a*k+b] = 0;
+        for (int i=0; i < n; i++) {
+          AtA[a*k+b] += A[i*k+a] * A[i*k+b];
+        }
+      }
+    }
+    acs_denseFactor(AtA, k, 1e-12);
+    acs_denseSolve(c, AtA, k);
+    for (int i=0; i < n; i++) {
+      yc[i] = mju_dot(A + i*k, c, k);
+    }
+    mjtNum ymax = 0;
+    for (int i=0; i < n; i++) {
+      ymax = mju_max(ymax, mju_abs(y[i]));
+    }
+
+    mjtNum chosen[nmax], byway[3][nmax];
+    for (int way=0; way < 3; way++) {
+      acs_testDenseProjectRange = way;
+      mju_copy(Gf, G, n*n);
+      mju_copy(yw, y, n);
+      acs_denseProjectRange(yw, Gf, n, work, 1e-7);
+      acs_testDenseProjectRange = 0;
+      mju_copy(way ? byway[way] : chosen, yw, n);
+      mjtNum err = 0, ortho = 0;
+      for (int i=0; i < n; i++) {
+        err = mju_max(err, mju_abs(yw[i] - yc[i]));
+      }
+      for (int a=0; a < k; a++) {
+        mjtNum r = 0;
+        for (int i=0; i < n; i++) {
+          r += A[i*k+a] * (y[i] - yw[i]);
+        }
+        ortho = mju_max(ortho, mju_abs(r));
+      }
+      printf("  %d rows of rank %d, %s: |Py - A(A'A)^-1A'y| %.1e, |A'(y - Py)| %.1e (|y| up to "
+             "%.2f)\n", n, k, way == 0 ? "as chosen" : way == 1 ? "null vectors" : "kept columns",
+             err, ortho, ymax);
+      ENSURE_LE(err, 1e-12 * ymax);
+      ENSURE_LE(ortho, 1e-12 * ymax);
+    }
+    ENSURE(!memcmp(chosen, byway[n - k > k ? 2 : 1], sizeof(mjtNum) * n));
+  }
+}
+
+
 int main(int argc, char** argv) {
   acstTest tests[] = {
     TEST(testRows),
@@ -962,6 +1068,7 @@ int main(int argc, char** argv) {
     TEST(testProjectRange),
     TEST(testBlockPass),
     TEST(testDenseSolve),
+    TEST(testDenseProjectRange),
     TEST(testConsistentStabilization),
     TEST(testConsistentStabilizationTwoContacts),
   };
