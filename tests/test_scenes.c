@@ -840,14 +840,16 @@ static void testWeldIntoFloor(void) {
   // comes out to the slop (0.1 mm) within 0.2 s (Baumgarte 0.2 per step: 0.8^100 of the 3 mm is
   // left; bound 0.2 mm); (3) once the target is raised 6 cm above the floor's reach, the weld's
   // stabilization is back by the next try (at most 10 steps) and the hand reaches the target
-  // within 0.4 s (bound 0.1 mm; at 0.8 per step it is exact to rounding)
+  // within 0.4 s (bound 0.1 mm; at 0.8 per step it is exact to rounding); (4) admm's tries are
+  // judged by plain sweeps, without pgs's subspace steps (ADMM solves after them anyway): at most
+  // one factorization a try (observed 0; with the subspace steps 1.9)
   mjModel* m = acst_loadTestModel("weld_into_floor.xml");
   if (!m) return;
   for (int s=0; s < NSOLVER; s++) {
     mjData* d = acst_makeData(m);
     acsContext* ctx = acst_makeContext(m, kSolvers[s]);
     int nunstab = 0, nconv = 0, ntry = 0, nlight = 0, back = -1;
-    mjtNum lightiter = 0, tryiter = 0;
+    mjtNum lightiter = 0, tryiter = 0, tryfactor = 0;
     for (int i=0; i < 200; i++) {
       if (i == 100) {
         d->qpos[9] -= 0.003;
@@ -860,6 +862,7 @@ static void testWeldIntoFloor(void) {
         if (st->niter >= 10) {
           ntry++;
           tryiter += st->niter;
+          tryfactor += st->nfactor;
         } else {
           nlight++;
           lightiter += st->niter;
@@ -877,14 +880,18 @@ static void testWeldIntoFloor(void) {
     mjtNum handz = d->qpos[2], target = d->mocap_pos[2];
     lightiter /= nlight > 0 ? nlight : 1;
     tryiter /= ntry > 0 ? ntry : 1;
+    tryfactor /= ntry > 0 ? ntry : 1;
+    int admm = !strcmp(kSolvers[s], "admm");
     if (nunstab != 190 || nconv != 190 || ntry < 15 || ntry > 25 || lightiter > 5 || tryiter > 30 ||
+        (admm && tryfactor > 1) ||
         boxz < 0.05 - 2e-4 || back < 0 || back >= 10 || fabs(handz - target) > 1e-4 ||
         acs_getStats(ctx)->unstabilized) {
       fprintf(stderr, "weld into floor, %s: %d of 190 steps unstabilized, %d converged, %d tries "
               "(15 to 25), %.1f iterations per other step (at most 5), %.1f per try (at most "
-              "30); box z %.6f (at least %.6f); stabilized again after %d steps (at most 9), "
-              "hand z %.6f, target %.6f\n", kSolvers[s], nunstab, nconv, ntry, lightiter,
-              tryiter, boxz, 0.05 - 2e-4, back, handz, target);
+              "30), %.2f factorizations per try (admm: at most 1); box z %.6f (at least %.6f); "
+              "stabilized again after %d steps (at most 9), hand z %.6f, target %.6f\n",
+              kSolvers[s], nunstab, nconv, ntry, lightiter, tryiter, tryfactor, boxz,
+              0.05 - 2e-4, back, handz, target);
       acst_failures++;
     }
     acs_deleteContext(ctx);
@@ -1408,12 +1415,15 @@ static void testCompliance(void) {
 // the last step's forces, and the contacts whose friction sits on their cones' edges there are
 // what the first sweep leaves in its set, so pgs's subspace step is tried after that sweep and
 // ends the solve (a sliding contact's direction among its unknowns), its Newton steps stopping
-// once the residual meets the tolerance. Measured (1000 steps after 300, MuJoCo 4.0): 0.75 sweeps
-// a step, 0.70 subspace steps, every step converged; before both (5bcbf52) 2.31 sweeps and 0.82
-// steps (3 passes for most, a near-edge contact sliding each time); with the step after the
-// second sweep again 2.80; with a second Newton step below the tolerance again 1.93. The bound
-// 1.5 sits between. MuJoCo 3.12's contacts give another trajectory, on which the first-sweep step
-// gains less (2.42 sweeps, 996 converged): the bound holds for 4.0
+// once the residual meets the tolerance. Counted: the steps that end so, after one sweep and one
+// subspace step, at least 400 of 1000 (measured, MuJoCo 4.0: 699 and 636 in the two contact
+// configurations the humanoid comes to rest in, which a rounding-level change picks; with the
+// step first tried after the second sweep, none: every step then takes two sweeps or more).
+// The sweeps a step depend on that configuration (0.75 and 1.65 here; over 12 runs with every
+// joint's speed perturbed by 1e-6 rad/s 0.76 to 3.3, a mean of 2.2; with the step after the
+// second sweep 2.4, 1.99 from the keyframe): bounded at 3 a step, and every step but 10 converged.
+// MuJoCo 3.12's contacts give another trajectory, on which the first-sweep step gains less: the
+// counts hold for 4.0
 static void testLyingSweeps(void) {
   mjModel* m = acst_loadSharedModel("humanoid.xml");
   if (!m) return;
@@ -1421,17 +1431,20 @@ static void testLyingSweeps(void) {
   acsContext* ctx = acst_makeContext(m, "pgs");
   mj_resetDataKeyframe(m, d, 0);
   ENSURE(run(m, d, ctx, 300) == 0);
-  int nconv = 0;
+  int nconv = 0, nfirst = 0;
   long nsweep = 0, nfactor = 0;
   for (int i=0; i < 1000; i++) {
     nconv += acs_step(m, d, ctx) == acsSTATUS_CONVERGED;
-    nsweep += acs_getStats(ctx)->niter;
-    nfactor += acs_getStats(ctx)->nfactor;
+    const acsStats* st = acs_getStats(ctx);
+    nsweep += st->niter;
+    nfactor += st->nfactor;
+    nfirst += st->status == acsSTATUS_CONVERGED && st->niter == 1 && st->nfactor == 1;
   }
   printf("  lying humanoid: %d of 1000 steps converged, %.2f sweeps and %.2f subspace steps a "
-         "step\n", nconv, nsweep / 1000.0, nfactor / 1000.0);
+         "step; %d steps ended by the first sweep's subspace step\n", nconv, nsweep / 1000.0,
+         nfactor / 1000.0, nfirst);
   ENSURE(nconv >= 990);
-  ENSURE(nsweep <= 1500 || mjVERSION_HEADER < 4000000);
+  ENSURE((nfirst >= 400 && nsweep <= 3000) || mjVERSION_HEADER < 4000000);
   acs_deleteContext(ctx);
   mj_deleteData(d);
   mj_deleteModel(m);
