@@ -95,6 +95,7 @@
 #include <mujoco/mujoco.h>
 #include <acs/acs.h>
 #include "cone.h"
+#include "dense.h"
 #include "hessian.h"
 #include "operator.h"
 #include "residual.h"
@@ -126,9 +127,11 @@ static int denseRows(void) {
 #define kAAStall 20               // Anderson acceleration: off after this many measured iterations
                                   //   without a new lowest residual
 #define kMinNormPivot 1e-7        // subspace start's least change: a dof whose pivot in the
-                                  //   factor of J~'J~ on its rows is at most this times its
-                                  //   diagonal depends on those before it (acs_projectRange, as
-                                  //   in consistent stabilization)
+                                  //   factor of J~'J~ on its rows (a row, in that of G~_FF) is
+                                  //   at most this times its diagonal depends on those before it
+                                  //   (acs_projectRange, as in consistent stabilization)
+#define kLeastRows 128            // subspace start's least change: its rows at most, in G~_FF
+                                  //   (the subspace step takes islands up to 128 rows)
 #define kPolishMax 2              // acs_admm_polish: subspace steps a solve at most
 #define kPolishBelow 1e3          // acs_admm_polish: tried below this many tolerances
 
@@ -182,6 +185,9 @@ typedef struct admmWork_ {
   int*    pos;                    // a row's place in its island              (nefc)
   int*    mnrows;                 // its least change: the rows at rest       (nefc)
   mjtNum* mndy;                   //   their change, scaled                    (nefc)
+  int     nmn;                    //   most rows of a dense island it takes
+  mjtNum* mnG;                    //   their G~_FF                             (nmn x nmn)
+  mjtNum* mnwork;                 //   its projection's work          (2 nmn^2 + nmn)
 } admmWork;
 
 
@@ -242,6 +248,15 @@ static void admmLayout(void* work, acsArena* arena, const acsProblem* p) {
   aw->pos   = acs_arenaAlloc(arena, n, sizeof(int));
   aw->mnrows = acs_arenaAlloc(arena, n, sizeof(int));
   aw->mndy  = acs_arenaAlloc(arena, n, sizeof(mjtNum));
+  aw->nmn = 0;
+  for (int i=0; i < nisland; i++) {
+    int ni = acs_islandRows(p, i);
+    if (ni <= mjMIN(denseRows(), kLeastRows) && ni > aw->nmn) {
+      aw->nmn = ni;
+    }
+  }
+  aw->mnG   = acs_arenaAlloc(arena, (size_t)aw->nmn * aw->nmn, sizeof(mjtNum));
+  aw->mnwork = acs_arenaAlloc(arena, 2 * (size_t)aw->nmn * aw->nmn + aw->nmn, sizeof(mjtNum));
 
   int large = 0;
   for (int i=0; i < nisland; i++) {
@@ -913,16 +928,17 @@ static void andersonNext(admmWork* aw, const admmIsland* is, andersonState* aa, 
 // the least change: the subspace step's change of the forces (aw->fsub - force) on the rows at
 // rest (F: the blocks it holds with equality, acs_blockActive 1, and the contacts and limits left
 // with no velocity on any row, closed and not slipping), scaled (D^-1: ADMM's variables),
-// projected onto the range of G~_FF (acs_projectRange). The step solves G_FF df = -a_F for them
-// with the rows that depend on others dropped (df = 0 there): on a hyperstatic set (more rows at
-// rest than the bodies' freedom: a box's four corners) that is one of the many solutions, with
-// internal forces, the corners pushing against each other (a force sensor reads them). Its
-// component along the null space of G~_FF (which changes no velocity) removed, df is the least
-// change that solves those rows, as ADMM's own iterations find (Le Lidec et al.'s Fig. 12): the
-// warm start's distribution carried on. Return 2 if projected, 1 if the rows are independent (the
-// step is the only change that solves them: kept as it is; one factorization each), 0 if nothing
-// to project (fewer than two rows, or compliance: G + R has no null space), -1 if it cannot (too
-// many dofs for the workspace)
+// projected onto the range of G~_FF (acs_projectRange on the dofs the rows touch, or where they do
+// not fit, acs_denseProjectRange on G~_FF read from the island's dense G~). The step solves
+// G_FF df = -a_F for them with the rows that depend on others dropped (df = 0 there): on a
+// hyperstatic set (more rows at rest than the bodies' freedom: a box's four corners) that is one
+// of the many solutions, with internal forces, the corners pushing against each other (a force
+// sensor reads them). Its component along the null space of G~_FF (which changes no velocity)
+// removed, df is the least change that solves those rows, as ADMM's own iterations find (Le Lidec
+// et al.'s Fig. 12): the warm start's distribution carried on. Return 2 if projected, 1 if the
+// rows are independent (the step is the only change that solves them: kept as it is; one
+// factorization each), 0 if nothing to project (fewer than two rows, or compliance: G + R has no
+// null space), -1 if it cannot (too many dofs for the workspace, and no dense G~)
 static int minimumNormStep(admmWork* aw, const acsProblem* p, const admmIsland* is,
                            const mjtNum* force, mjtNum tolerance) {
   if (p->R) {
@@ -946,7 +962,25 @@ static int minimumNormStep(admmWork* aw, const acsProblem* p, const admmIsland* 
   if (nF < 2) {
     return 0;
   }
+
+  // on the dofs the rows touch; where those do not fit its workspace, on the rows, from the
+  // island's dense G~ (aw->pos: the rows' places there; a chain of 150 hinges held at its tip:
+  // 3 rows on 150 dofs). On the rows it takes a factor of nF^3 / 6 and the dropped rows' null
+  // vectors: more than on the dofs where the rows outnumber the dofs they touch (the lying
+  // humanoid, 34 rows on 27 dofs: 4.0 against 3.5 us a try; the Shadow hand, 53 rows: 8.5
+  // against 2.5 us)
   int projected = acs_projectRange(aw->mndy, p, aw->mnrows, nF, aw->d, kMinNormPivot, &aw->cols);
+  int adr = aw->island_Fadr[is->id];
+  if (projected < 0 && adr >= 0 && nF <= aw->nmn) {
+    const mjtNum* G = aw->G + adr;
+    for (int a=0; a < nF; a++) {
+      const mjtNum* Ga = G + (size_t)aw->pos[aw->mnrows[a]] * is->n;
+      for (int b=0; b < nF; b++) {
+        aw->mnG[a*nF+b] = Ga[aw->pos[aw->mnrows[b]]];
+      }
+    }
+    projected = acs_denseProjectRange(aw->mndy, aw->mnG, nF, aw->mnwork, kMinNormPivot) > 0;
+  }
   for (int a=0; projected > 0 && a < nF; a++) {
     int r = aw->mnrows[a];
     aw->fsub[r] = force[r] + aw->d[r] * aw->mndy[a];
@@ -989,10 +1023,12 @@ static int subspaceStart(mjtNum* force, mjtNum* ncp, acsStats* stats, admmWork* 
       return 0;
     }
   }
-  // nor where the least change might not fit its workspace (the dofs the island's rows touch):
-  // the step would be computed and then refused (a chain of 200 hinges held at its tip: 2.01
-  // factorizations a step, against 1.01 without the start; testAdmmSubspaceTooLarge)
-  if (least && !acs_projectFits(p, is->rows, is->n, &aw->cols)) {
+  // nor, on an island without its dense G~ (the least change then formed on the dofs the rows
+  // touch), where the least change might not fit its workspace: the step would be computed and
+  // then refused (a chain of 200 hinges held at its tip: 2.01 factorizations a step, against 1.01
+  // without the start; testAdmmSubspaceTooLarge)
+  int adr = aw->island_Fadr[is->id];
+  if (least && adr < 0 && !acs_projectFits(p, is->rows, is->n, &aw->cols)) {
     return 0;
   }
   for (int j=0; j < is->n; j++) {
@@ -1001,7 +1037,6 @@ static int subspaceStart(mjtNum* force, mjtNum* ncp, acsStats* stats, admmWork* 
 
   // the step's matrix from the island's dense D (G + R) D where there is one (on the Shadow hand
   // forming it from J and Y took 40% of the step's instructions, reading it takes 25%)
-  int adr = aw->island_Fadr[is->id];
   acsDenseG dense = {adr >= 0 ? aw->G + adr : NULL, aw->pos, aw->d, is->n};
   for (int j=0; adr >= 0 && j < is->n; j++) {
     aw->pos[is->rows[j]] = j;
