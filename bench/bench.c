@@ -40,6 +40,7 @@ typedef struct {
   int    ok;
   char   error[acsNERROR];
   int    nstep;                   // recorded steps
+  int    npooled;                 // recorded steps over the repeats (nstatus counts them)
   double *step_us, *solve_us;     // per recorded step
   double step_med, step_mean, step_p90, solve_med, solve_mean, solve_p90;
   meanMax iterations, contacts, residual, signorini, coulomb, mdp, slip;
@@ -50,7 +51,7 @@ typedef struct {
   mjtNum *qpos_initial, *qpos_final;
   int    nonfinite;               // a state became non-finite or MuJoCo reset it (any step)
   int    ndiverged;               // steps with status diverged (any step, warm-up included)
-  int    nstatus[acsNSTATUS];     // recorded steps per status
+  int    nstatus[acsNSTATUS];     // recorded steps per status, over the repeats
   long   peak_rss_kb;
   double ratio;                   // x mujoco: mean step time over the mujoco run's, the same
                                   //   rounds; NaN without a mujoco run
@@ -182,7 +183,21 @@ static const char* runStatus(const runResult* r) {
 //---------------------------------- one run -------------------------------------------------------
 
 // start a run: its settings, context and data (r->ok 0 with a message if it cannot run)
-static void runStart(runResult* r, const mjModel* m, const benchArgs* args, const char* name) {
+// every dof's speed raised by a uniform draw in [-amp, amp], the draw seeded by seed (a linear
+// congruential generator: the same draws on every machine)
+static void perturbSpeeds(const mjModel* m, mjData* d, mjtNum amp, unsigned seed) {
+  unsigned long long x = 0x9E3779B97F4A7C15ull * (seed + 1);
+  for (int i=0; i < m->nv; i++) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    d->qvel[i] += amp * (2 * ((x >> 11) / 9007199254740992.0) - 1);
+  }
+}
+
+
+// start run r of repeat rep (its initial state: keyframe 0 if the model has one, every dof's
+// speed perturbed by the repeat's draw with --perturb)
+static void runStart(runResult* r, const mjModel* m, const benchArgs* args, const char* name,
+                     int rep) {
   memset(r, 0, sizeof(runResult));
   snprintf(r->solver, sizeof(r->solver), "%s", name);
   r->step_us = calloc(args->steps, sizeof(double));
@@ -219,6 +234,9 @@ static void runStart(runResult* r, const mjModel* m, const benchArgs* args, cons
   mjData* d = mj_makeData(m);
   if (m->nkey > 0) {
     mj_resetDataKeyframe(m, d, 0);
+  }
+  if (args->perturb > 0) {
+    perturbSpeeds(m, d, args->perturb, rep);
   }
   mju_copy(r->qpos_initial, d->qpos, m->nq);
   r->energy_initial = stateEnergy(m, d);
@@ -278,6 +296,7 @@ static void runSteps(runResult* r, const mjModel* m, const benchArgs* args, int 
       continue;
     }
     r->nstatus[status]++;
+    r->npooled++;
 
     // record
     int n = rec + 1;
@@ -335,6 +354,40 @@ static void runFree(runResult* r) {
 // x mujoco of run r: its mean step time over the recorded steps divided by the mujoco run's (the
 // ratio of what a pipeline pays). The runs took these steps in the same rounds, next to each
 // other in time, so the machine's drift cancels
+// a later repeat's run r pooled into the first repeat's (into; k earlier repeats): the steps per
+// status, the iteration and contact counts and the physical criteria over every repeat's steps
+// (the same number of steps each); with --perturb the repeats are different trajectories
+static void mergeMeanMax(meanMax* into, meanMax v, int k) {
+  into->mean += (v.mean - into->mean) / (k + 1);
+  into->max = fmax(into->max, v.max);
+}
+
+static void runPool(runResult* into, const runResult* r, int k) {
+  if (into->ok && !r->ok) {
+    into->ok = 0;
+    snprintf(into->error, sizeof(into->error), "repeat %d: %s", k + 1, r->error);
+  }
+  for (int s=0; s < acsNSTATUS; s++) {
+    into->nstatus[s] += r->nstatus[s];
+  }
+  into->npooled += r->npooled;
+  mergeMeanMax(&into->iterations, r->iterations, k);
+  mergeMeanMax(&into->contacts, r->contacts, k);
+  mergeMeanMax(&into->residual, r->residual, k);
+  mergeMeanMax(&into->signorini, r->signorini, k);
+  mergeMeanMax(&into->coulomb, r->coulomb, k);
+  mergeMeanMax(&into->mdp, r->mdp, k);
+  mergeMeanMax(&into->slip, r->slip, k);
+  mergeMeanMax(&into->metrics_us, r->metrics_us, k);
+  into->penetration_max = fmax(into->penetration_max, r->penetration_max);
+  into->nonfinite |= r->nonfinite;
+  if (!into->ndiverged && r->ndiverged) {
+    snprintf(into->error, sizeof(into->error), "repeat %d, %s", k + 1, r->error);
+  }
+  into->ndiverged += r->ndiverged;
+}
+
+
 static double roundRatio(const runResult* r, const runResult* ref, const benchArgs* args) {
   if (!ref || !ref->ok || !r->ok || r->nstep < args->steps || ref->nstep < args->steps) {
     return NAN;
@@ -421,8 +474,8 @@ static int writeJson(const char* path, const mjModel* m, const benchArgs* args,
   fputs(", \"mujoco_version\": ", f);
   jsonString(f, mj_versionString());
   fprintf(f, ", \"timestep\": %.9g, \"steps\": %d, \"warmup\": %d, \"chunk\": %d, "
-          "\"repeat\": %d, \"nv\": %d, \"runs\": [", m->opt.timestep, args->steps,
-          args->warmup, args->chunk, args->repeat, (int)m->nv);
+          "\"repeat\": %d, \"perturb\": %.9g, \"nv\": %d, \"runs\": [", m->opt.timestep,
+          args->steps, args->warmup, args->chunk, args->repeat, args->perturb, (int)m->nv);
   for (int i=0; i < nrun; i++) {
     const runResult* r = runs + i;
     int valid = r->ok && r->nstep > 0;
@@ -457,7 +510,7 @@ static int writeJson(const char* path, const mjModel* m, const benchArgs* args,
     for (int k=0; k < acsNSTATUS; k++) {
       if (k == acsSTATUS_ERROR) continue;   // a refused step ends the run
       fprintf(f, "%s\"%s\": ", k ? ", " : "", acs_statusName(k));
-      jsonNumber(f, (double)r->nstatus[k] / r->nstep);
+      jsonNumber(f, (double)r->nstatus[k] / r->npooled);
     }
     fprintf(f, "}, \"diverged_steps\": %d", r->ndiverged);
     jsonMeanMax(f, "iterations", r->iterations, 1);
@@ -533,7 +586,7 @@ static int writeCsv(const char* path, const benchArgs* args, const runResult* ru
             r->energy_initial, r->energy_final, r->nonfinite, r->ndiverged);
     for (int k=0; k < acsNSTATUS; k++) {
       if (k != acsSTATUS_ERROR) {
-        fprintf(f, ",%.6g", r->nstep ? (double)r->nstatus[k] / r->nstep : nan);
+        fprintf(f, ",%.6g", r->npooled ? (double)r->nstatus[k] / r->npooled : nan);
       }
     }
     fprintf(f, ",%.6g,%ld,", r->metrics_us.mean, r->peak_rss_kb);
@@ -547,8 +600,12 @@ static int writeCsv(const char* path, const benchArgs* args, const runResult* ru
 
 static void printTable(const mjModel* m, const benchArgs* args, const runResult* runs, int nrun) {
   printf("model %s  (MuJoCo %s, nv %d, timestep %g s, %d steps after %d warm-up, rounds of %d, "
-         "%d repeat%s)\n", args->model, mj_versionString(), (int)m->nv, m->opt.timestep,
+         "%d repeat%s", args->model, mj_versionString(), (int)m->nv, m->opt.timestep,
          args->steps, args->warmup, args->chunk, args->repeat, args->repeat > 1 ? "s" : "");
+  if (args->perturb > 0) {
+    printf(", initial speeds perturbed by up to %g", args->perturb);
+  }
+  printf(")\n");
   printf("%-8s %-8s %9s %9s %9s %8s %7s %9s %7s %6s %7s %10s %10s %10s %10s %10s\n",
          "solver", "status", "step_us", "median", "p90", "x mujoco", "spread", "solve_us",
          "iters", "conv%", "contacts", "ncp_mean", "ncp_max", "pen_max_m", "slip_max", "dE_J");
@@ -561,7 +618,7 @@ static void printTable(const mjModel* m, const benchArgs* args, const runResult*
     char conv[16] = "-", ratio[16] = "-", spread[16] = "-";
     if (strcmp(r->solver, "mujoco") && strcmp(r->solver, "native")) {
       snprintf(conv, sizeof(conv), "%.0f", 100.0 *
-               (r->nstatus[acsSTATUS_CONVERGED] + r->nstatus[acsSTATUS_EMPTY]) / r->nstep);
+               (r->nstatus[acsSTATUS_CONVERGED] + r->nstatus[acsSTATUS_EMPTY]) / r->npooled);
     }
     if (isfinite(r->ratio)) {
       snprintf(ratio, sizeof(ratio), "%.2f", r->ratio);
@@ -595,8 +652,8 @@ static void usage(void) {
   char options[4096];
   acs_describeOptions(options, sizeof(options));
   printf("usage: acs-bench MODEL.xml [--solvers LIST] [--steps N] [--warmup K] [--chunk C]\n"
-         "                 [--repeat R] [--integrator NAME] [--set key=value]... [--json FILE]\n"
-         "                 [--csv FILE] [--quiet] [--threads LIST]\n"
+         "                 [--repeat R] [--perturb A] [--integrator NAME] [--set key=value]...\n"
+         "                 [--json FILE] [--csv FILE] [--quiet] [--threads LIST]\n"
          "       acs-bench --suite [--solvers LIST] [--quick] [--out DIR] [--scenes LIST]\n"
          "  --suite    the evidence suite: every scene with every solver, into DIR (default\n"
          "             results/): JSON per scene, a CSV, a Markdown report and plots; --quick:\n"
@@ -609,7 +666,13 @@ static void usage(void) {
          "             over the rounds (each run at each place, after each other run, alike):\n"
          "             drift hits every run alike, whatever its place in --solvers\n"
          "  --repeat   repeat the whole measurement R times (default 1): step_us is the median\n"
-         "             of the repeats' means, spread their range\n"
+         "             of the repeats' means, spread their range; conv%%, iters and contacts\n"
+         "             pool every repeat's steps\n"
+         "  --perturb  each repeat starts with every dof's speed raised by a uniform draw in\n"
+         "             [-A, A] (rad/s, m/s), its own draw, the same for every run: the repeats\n"
+         "             are then different trajectories (default 0: all the same). Where a\n"
+         "             rounding-level change moves a run between contact configurations, one\n"
+         "             trajectory's figures are a draw\n"
          "  step_us is the mean step time (what a pipeline pays), with the median and 90th\n"
          "  percentile; x mujoco is the ratio of mean step times to the mujoco run's over the\n"
          "  same rounds (with --repeat, the median over repeats)\n"
@@ -690,7 +753,7 @@ static int parseThreads(benchArgs* args, const char* text) {
 
 int main(int argc, char** argv) {
   benchArgs args = {NULL, "mujoco,native,pgs", 1000, 100, 0, 50, 1, {0}, 0, NULL, NULL, -1,
-                    {0}, 0};
+                    {0}, 0, 0};
   for (int i=1; i < argc; i++) {
     if (!strcmp(argv[i], "--suite")) {
       return runSuite(argc, argv);
@@ -723,6 +786,13 @@ int main(int argc, char** argv) {
       int* value = a[2] == 'c' ? &args.chunk : &args.repeat;
       if (parseInt(argv[++i], value) || *value < 1) {
         fprintf(stderr, "acs-bench: %s must be a positive integer, got '%s'\n", a, v);
+        return 2;
+      }
+    } else if (!strcmp(a, "--perturb")) {
+      char* end;
+      args.perturb = strtod(argv[++i], &end);
+      if (end == v || *end || !isfinite(args.perturb) || args.perturb < 0) {
+        fprintf(stderr, "acs-bench: --perturb must be a finite number >= 0, got '%s'\n", v);
         return 2;
       }
     } else if (!strcmp(a, "--integrator")) {
@@ -827,7 +897,7 @@ int main(int argc, char** argv) {
   for (int rep=0; rep < args.repeat; rep++) {
     runResult* cur = rep == 0 ? runs : malloc(sizeof(runResult) * nrun);
     for (int j=0; j < nrun; j++) {
-      runStart(cur + j, m, &args, names[j]);
+      runStart(cur + j, m, &args, names[j], rep);
     }
     int total = args.warmup + args.steps;
     for (int start=0, round=0; start < total; start += args.chunk, round++) {
@@ -856,6 +926,7 @@ int main(int argc, char** argv) {
     }
     if (rep > 0) {
       for (int j=0; j < nrun; j++) {
+        runPool(runs + j, cur + j, rep);
         runFree(cur + j);
       }
       free(cur);

@@ -26,6 +26,7 @@ typedef struct {
   int integrator;                 // -1: the model's
   int threads[MAXTHREADCOUNT];    // --threads: thread counts to measure (0 of them: no threads)
   int nthreads;
+  double perturb;                 // --perturb: each repeat's initial speeds raised by up to this
 } benchArgs;
 
 // the names of --solvers (at most MAXSOLVER), split in place in list (of list_sz bytes); returns

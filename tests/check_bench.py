@@ -109,6 +109,33 @@ with tempfile.TemporaryDirectory() as tmp:
     check(runs["admm"]["step_us_mean_range"][0] <= runs["admm"]["step_us"]["mean"]
           <= runs["admm"]["step_us_mean_range"][1], "mean within its range over repeats")
 
+    # --perturb: each repeat's initial speeds raised by its own draw (the same draws on every
+    # call: the same states), the repeats pooled into the shares of steps per status and the
+    # iteration counts; without it the repeats are one trajectory, pooled to the same figures
+    def bench_runs(extra):
+        subprocess.run([bench, os.path.join(shared, "humanoid.xml"), "--solvers", "mujoco,pgs",
+                        "--steps", "40", "--warmup", "5", "--quiet", "--json", js] + extra,
+                       capture_output=True)
+        out = json.load(open(js))
+        return out, {r["solver"]: r for r in out["runs"]}
+    out, plain = bench_runs([])
+    _, plain3 = bench_runs(["--repeat", "3"])
+    out_p, pert = bench_runs(["--perturb", "0.05"])
+    _, pert_again = bench_runs(["--perturb", "0.05"])
+    _, pert2 = bench_runs(["--perturb", "0.05", "--repeat", "2"])
+    check(out["perturb"] == 0 and out_p["perturb"] == 0.05, "perturb in the JSON")
+    check(pert["pgs"]["qpos_initial"] == plain["pgs"]["qpos_initial"] and
+          pert["pgs"]["qpos_final"] != plain["pgs"]["qpos_final"] and
+          pert["mujoco"]["qpos_final"] != plain["mujoco"]["qpos_final"], "--perturb moves the runs")
+    check(pert["pgs"]["qpos_final"] == pert_again["pgs"]["qpos_final"], "--perturb's draws repeat")
+    check(plain3["pgs"]["iterations"] == plain["pgs"]["iterations"] and
+          plain3["pgs"]["steps_status"] == plain["pgs"]["steps_status"],
+          "repeats of one trajectory pool to its figures")
+    check(pert2["pgs"]["iterations"]["mean"] != pert["pgs"]["iterations"]["mean"],
+          "perturbed repeats pooled")
+    proc = subprocess.run([bench, model, "--perturb", "-1"], capture_output=True, text=True)
+    check(proc.returncode == 2 and "--perturb" in proc.stderr, "bad --perturb refused")
+
     # CSV: RFC 4180 (an error message with quotes and commas stays one field)
     proc = subprocess.run([bench, model, "--solvers", 'pgs,no"pe', "--steps", "2", "--csv", cs],
                           capture_output=True, text=True)
