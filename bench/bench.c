@@ -47,10 +47,11 @@ typedef struct {
   meanMax metrics_us;             // the step's metrics (acsStats.time_metrics), not in step_us
   int    metrics;                 // the metrics level (acstMetrics; 0: none)
   double penetration_max;
-  double energy_initial, energy_final;
-  mjtNum *qpos_initial, *qpos_final;
+  double energy_initial, energy_final;   // the first repeat's
+  mjtNum *qpos_initial, *qpos_final;      // the first repeat's
   int    nonfinite;               // a state became non-finite or MuJoCo reset it (any step)
-  int    ndiverged;               // steps with status diverged (any step, warm-up included)
+  int    ndiverged;               // steps with status diverged (any step, warm-up included),
+                                  //   over the repeats
   int    nstatus[acsNSTATUS];     // recorded steps per status, over the repeats
   long   peak_rss_kb;
   double ratio;                   // x mujoco: mean step time over the mujoco run's, the same
@@ -182,7 +183,6 @@ static const char* runStatus(const runResult* r) {
 
 //---------------------------------- one run -------------------------------------------------------
 
-// start a run: its settings, context and data (r->ok 0 with a message if it cannot run)
 // every dof's speed raised by a uniform draw in [-amp, amp], the draw seeded by seed (a linear
 // congruential generator: the same draws on every machine)
 static void perturbSpeeds(const mjModel* m, mjData* d, mjtNum amp, unsigned seed) {
@@ -194,8 +194,9 @@ static void perturbSpeeds(const mjModel* m, mjData* d, mjtNum amp, unsigned seed
 }
 
 
-// start run r of repeat rep (its initial state: keyframe 0 if the model has one, every dof's
-// speed perturbed by the repeat's draw with --perturb)
+// start run r of repeat rep: its settings, context and data (r->ok 0 with a message if it cannot
+// run); its initial state keyframe 0 if the model has one, every dof's speed perturbed by the
+// repeat's draw with --perturb
 static void runStart(runResult* r, const mjModel* m, const benchArgs* args, const char* name,
                      int rep) {
   memset(r, 0, sizeof(runResult));
@@ -351,9 +352,6 @@ static void runFree(runResult* r) {
 }
 
 
-// x mujoco of run r: its mean step time over the recorded steps divided by the mujoco run's (the
-// ratio of what a pipeline pays). The runs took these steps in the same rounds, next to each
-// other in time, so the machine's drift cancels
 // a later repeat's run r pooled into the first repeat's (into; k earlier repeats): the steps per
 // status, the iteration and contact counts and the physical criteria over every repeat's steps
 // (the same number of steps each); with --perturb the repeats are different trajectories
@@ -381,13 +379,16 @@ static void runPool(runResult* into, const runResult* r, int k) {
   mergeMeanMax(&into->metrics_us, r->metrics_us, k);
   into->penetration_max = fmax(into->penetration_max, r->penetration_max);
   into->nonfinite |= r->nonfinite;
-  if (!into->ndiverged && r->ndiverged) {
+  if (into->ok && !into->ndiverged && r->ndiverged) {
     snprintf(into->error, sizeof(into->error), "repeat %d, %s", k + 1, r->error);
   }
   into->ndiverged += r->ndiverged;
 }
 
 
+// x mujoco of run r: its mean step time over the recorded steps divided by the mujoco run's (the
+// ratio of what a pipeline pays). The runs took these steps in the same rounds, next to each
+// other in time, so the machine's drift cancels
 static double roundRatio(const runResult* r, const runResult* ref, const benchArgs* args) {
   if (!ref || !ref->ok || !r->ok || r->nstep < args->steps || ref->nstep < args->steps) {
     return NAN;

@@ -25,8 +25,9 @@ void acs_denseNullVector(mjtNum* v, const mjtNum* L, int n, int j);
 // y <- y - N (N'N)^-1 N'y (n): y's component along the null space N of the positive
 // semi-definite G (n x n, overwritten by its acs_denseFactor with pivot: a null vector per dropped
 // row) removed, the orthogonal projection onto G's range; formed from the factor's kept columns
-// (its range) where they are fewer than the dropped rows; work: 2 n^2 + n. Return the number of
-// rows dropped (0: G is regular, y unchanged)
+// (its range) where their Gram matrix costs less than the null vectors and theirs (nkeep^2 <
+// nnull (n / 2 + nnull): a pair touching at four contacts or more); work: 2 n^2 + n. Return the
+// number of rows dropped (0: G is regular, y unchanged)
 int acs_denseProjectRange(mjtNum* y, mjtNum* G, int n, mjtNum* work, mjtNum pivot);
 
 // tests: acs_denseProjectRange forms the projection 1 from the null vectors, 2 from the kept

@@ -19,9 +19,6 @@
 #include "solver_util.h"
 #include "util_errmem.h"
 
-// islands of more rows than this take no subspace step (its dense factorization costs n^3 / 6)
-#define kSubspaceMax 128
-
 // smallest pivot of the subspace step's factorization, relative to the row's own diagonal (the
 // squared sine of the angle between the row and the span of the rows before it): a hyperstatic set
 // (more sticking rows than the bodies have degrees of freedom) makes G_FF singular or nearly so; a
@@ -138,7 +135,7 @@ void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p) {
   size_t nH = 0;
   for (int i=0; i < nisland; i++) {
     size_t ni = acs_islandRows(p, i);
-    nH = ni <= kSubspaceMax && ni*ni > nH ? ni*ni : nH;
+    nH = ni <= acsSUBSPACE_ROWS && ni*ni > nH ? ni*ni : nH;
   }
   gs->w            = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
   gs->a            = acs_arenaAlloc(arena, p->nefc, sizeof(mjtNum));
@@ -168,8 +165,9 @@ void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p) {
   gs->Gi           = acs_arenaAlloc(arena, nH, sizeof(mjtNum));
   gs->gpos         = acs_arenaAlloc(arena, p->nefc, sizeof(int));
   gs->grow         = acs_arenaAlloc(arena, p->nefc, sizeof(int));
-  gs->tcol         = acs_arenaAlloc(arena, mjMIN(p->nefc, kSubspaceMax), sizeof(acsStepTerm));
-  gs->trow         = acs_arenaAlloc(arena, mjMIN(p->nefc, kSubspaceMax), sizeof(acsStepTerm));
+  int nterm = mjMIN(p->nefc, acsSUBSPACE_ROWS);
+  gs->tcol         = acs_arenaAlloc(arena, nterm, sizeof(acsStepTerm));
+  gs->trow         = acs_arenaAlloc(arena, nterm, sizeof(acsStepTerm));
   gs->gn           = 0;
   stateLayout(&gs->before, arena, p);
   gs->scratch      = acs_arenaAlloc(arena, p->nv, sizeof(mjtNum));
@@ -1246,7 +1244,7 @@ static int solveIsland(mjtNum* force, int* niter, mjtNum* last, acsStats* stats,
     return acsSTATUS_CONVERGED;
   }
   gs->gn = 0;                     // G of this island not formed yet
-  int subspace = model == acsMODEL_NCP && is->nrow <= kSubspaceMax &&
+  int subspace = model == acsMODEL_NCP && is->nrow <= acsSUBSPACE_ROWS &&
                  (s->subspace == 2 || (s->subspace == 1 && s->solver != acsSOL_RAISIM));
   activeSet(gs, force, p, is, model);
 
@@ -1341,7 +1339,7 @@ int acs_subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs, cons
                      const acsProblem* p, const int* blocks, int nblock, int nrow,
                      const acsDenseG* dense, mjtNum tol) {
   island is = {blocks, nblock, nrow};
-  if (nrow > kSubspaceMax) {
+  if (nrow > acsSUBSPACE_ROWS) {
     return -1;
   }
   mju_copy(gs->w, w, p->nv);

@@ -100,6 +100,9 @@ typedef struct acsDenseG_ {
 // friction, condim 3 or more); 0 otherwise
 int acs_blockActive(const mjtNum* f, const acsProblem* p, int k, int model);
 
+// islands of more rows than this take no subspace step (its dense factorization costs n^3 / 6)
+#define acsSUBSPACE_ROWS 128
+
 // carve the driver's workspace (count only when arena->base is NULL)
 void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p);
 
@@ -107,9 +110,9 @@ void acs_sweepLayout(acsSweep* gs, acsArena* arena, const acsProblem* p);
 // as they stay feasible) on one island under the NCP law, from its forces force (w = Y' f on its
 // dofs, B' f in factor space): kept if it halves the island's NCP residual. Its residuals before,
 // or after when kept, in ncp (NCP) and res (the same under this law); return 1 if kept, 0 if not,
-// -1 if not tried (an island above 128 rows). Sliding contacts' friction angles (condim 3: one;
-// 4 and 6: the direction's coordinates on the unit sphere, 2 and 4) are unknowns too (maximal
-// dissipation). dense (Nullable): the island's matrix to read; tol: the
+// -1 if not tried (an island above acsSUBSPACE_ROWS rows). Sliding contacts' friction angles
+// (condim 3: one; 4 and 6: the direction's coordinates on the unit sphere, 2 and 4) are unknowns
+// too (maximal dissipation). dense (Nullable): the island's matrix to read; tol: the
 // solver's tolerance (a full step above it on dependent rows moves the forces along their null
 // vector)
 int acs_subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs, const mjtNum* w,

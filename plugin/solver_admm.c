@@ -130,8 +130,6 @@ static int denseRows(void) {
                                   //   factor of J~'J~ on its rows (a row, in that of G~_FF) is
                                   //   at most this times its diagonal depends on those before it
                                   //   (acs_projectRange, as in consistent stabilization)
-#define kLeastRows 128            // subspace start's least change: its rows at most, in G~_FF
-                                  //   (the subspace step takes islands up to 128 rows)
 #define kPolishMax 2              // acs_admm_polish: subspace steps a solve at most
 #define kPolishBelow 1e3          // acs_admm_polish: tried below this many tolerances
 
@@ -251,7 +249,7 @@ static void admmLayout(void* work, acsArena* arena, const acsProblem* p) {
   aw->nmn = 0;
   for (int i=0; i < nisland; i++) {
     int ni = acs_islandRows(p, i);
-    if (ni <= mjMIN(denseRows(), kLeastRows) && ni > aw->nmn) {
+    if (ni <= mjMIN(denseRows(), acsSUBSPACE_ROWS) && ni > aw->nmn) {
       aw->nmn = ni;
     }
   }

@@ -113,10 +113,12 @@ with tempfile.TemporaryDirectory() as tmp:
     # call: the same states), the repeats pooled into the shares of steps per status and the
     # iteration counts; without it the repeats are one trajectory, pooled to the same figures
     def bench_runs(extra):
-        subprocess.run([bench, os.path.join(shared, "humanoid.xml"), "--solvers", "mujoco,pgs",
-                        "--steps", "40", "--warmup", "5", "--quiet", "--json", js] + extra,
-                       capture_output=True)
-        out = json.load(open(js))
+        out_js = os.path.join(tmp, "perturb%d.json" % len(os.listdir(tmp)))
+        proc = subprocess.run([bench, os.path.join(shared, "humanoid.xml"), "--solvers",
+                               "mujoco,pgs", "--steps", "40", "--warmup", "5", "--quiet",
+                               "--json", out_js] + extra, capture_output=True, text=True)
+        check(proc.returncode == 0, "runs with " + " ".join(extra) + ": " + proc.stderr)
+        out = json.load(open(out_js))
         return out, {r["solver"]: r for r in out["runs"]}
     out, plain = bench_runs([])
     _, plain3 = bench_runs(["--repeat", "3"])
@@ -133,8 +135,9 @@ with tempfile.TemporaryDirectory() as tmp:
           "repeats of one trajectory pool to its figures")
     check(pert2["pgs"]["iterations"]["mean"] != pert["pgs"]["iterations"]["mean"],
           "perturbed repeats pooled")
-    proc = subprocess.run([bench, model, "--perturb", "-1"], capture_output=True, text=True)
-    check(proc.returncode == 2 and "--perturb" in proc.stderr, "bad --perturb refused")
+    for bad in ["-1", "nan", "inf", "1e-3x", ""]:
+        proc = subprocess.run([bench, model, "--perturb", bad], capture_output=True, text=True)
+        check(proc.returncode == 2 and "--perturb" in proc.stderr, "bad --perturb refused: " + bad)
 
     # CSV: RFC 4180 (an error message with quotes and commas stays one field)
     proc = subprocess.run([bench, model, "--solvers", 'pgs,no"pe', "--steps", "2", "--csv", cs],

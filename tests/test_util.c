@@ -183,8 +183,12 @@ mjModel* acst_loadChain(int ndof, int nfriction, int connect, int keyframe) {
     q += sprintf(q, "</body>");
   }
   q += sprintf(q, "</worldbody>");
-  if (connect) {
-    q += sprintf(q, "<equality><connect body1='b%d' anchor='0 0 0'/></equality>", ndof - 1);
+  if (connect > 0) {
+    q += sprintf(q, "<equality>");
+    for (int c=0; c < connect; c++) {
+      q += sprintf(q, "<connect body1='b%d' anchor='0 0 0'/>", ndof - 1);
+    }
+    q += sprintf(q, "</equality>");
   }
   if (keyframe) {
     q += sprintf(q, "<keyframe><key qpos='");

@@ -64,8 +64,9 @@ mjModel* acst_loadSharedModel(const char* name);
 mjModel* acst_loadString(const char* xml);
 
 // a hanging chain of ndof hinges (bodies b0 ..., axes alternating x and y, damped), friction loss
-// 1 on its last nfriction; connect: its tip held to the world where it starts by a connect
-// equality; keyframe: a keyframe bending every joint by up to 0.3 rad
+// 1 on its last nfriction; connect: its tip held to the world where it starts by this many
+// connect equalities (the same one repeated); keyframe: a keyframe bending every joint by up to
+// 0.3 rad
 mjModel* acst_loadChain(int ndof, int nfriction, int connect, int keyframe);
 
 // a wall of nbox boxes of 10 cm and 1 kg on a plane, in rows of up to 8, each row shifted by half
