@@ -35,6 +35,8 @@ The scenes (test_models/ says what each reproduces and what the right answer is)
   piles           walls of N boxes, N = 1 to 64: time per step against contacts, log-log slopes
   robots          real robots from the dm-control and gymnasium-robotics wheels: step-time ratio
                   to mj_step, iterations, residual, penetration, finite
+  humans          the shared humanoid lying after its fall and 22_humanoids, measured as the
+                  robots are
 
 --quick runs the same scenes with fewer steps (and is what the test command runs); its checks
 are the same. The exit status is 1 if a check failed, 2 on a usage error.
@@ -1125,22 +1127,18 @@ ROBOT_PERTURB = 1e-4   # rad/s or m/s (Fetch push under mj_step itself blows up 
                        # acceleration reset at step 6 of the first draw)
 
 
-def scene_robots(cfg, solvers, progress):
-  sc = Scene('robots', '(dm-control 1.0.50, gymnasium-robotics 1.4.2 wheels)',
-             'real robots: mean step time over mj_step\'s in one acs-bench process (metrics off, '
-             'rounds interleaved), share of converged steps, iterations, residual, penetration',
-             'x_mujoco', 'x mj_step')
-  robots = ROBOTS[1:3] if cfg.quick else ROBOTS
-  # the repeats are different trajectories (every dof's initial speed raised by up to
-  # ROBOT_PERTURB): a rounding-level change moves one run between contact configurations or in
-  # and out of a phase of unconverged steps (the Shadow hand's pgs: 100% and 1.6x, or 88% and
-  # 3.0x, by the commit), so the shares pool the repeats and the ratio is their median
-  steps, warmup, repeat = (30, 20, 1) if cfg.quick else (300, 100, 4)
+def timing_scene(sc, cfg, solvers, progress, entries, repeat, label):
+  """Mean step time over mj_step's (acs-bench, metrics off, rounds interleaved; the median over
+  `repeat` repeats, each from its own draw of every dof's initial speed, up to ROBOT_PERTURB) and,
+  from a second run with metrics on over the same repeats, the share of converged steps, the
+  iterations, residual and penetration; entries: (name, path or None, steps, warmup)"""
+  # the repeats are different trajectories: a rounding-level change moves one run between
+  # contact configurations or in and out of a phase of unconverged steps (the Shadow hand's pgs:
+  # 100% and 1.6x, or 88% and 3.0x, by the commit), so the shares pool the repeats
   bench_solvers = ['mujoco'] + [s for s in solvers if not s.startswith('mujoco')]
-  for name, rel in robots:
-    path = robot_model(rel)
+  for name, path, steps, warmup in entries:
     if not path:
-      progress.line(sc.name, '%s: not installed' % name, len(bench_solvers) / len(robots))
+      progress.line(sc.name, '%s: not installed' % name, len(bench_solvers) / len(entries))
       continue
     # speed: metrics off (what a pipeline pays); physics: a second run with metrics on
     speed = bench_json(cfg, path, bench_solvers, steps, warmup, repeat, ['acs_metrics=0'],
@@ -1159,7 +1157,7 @@ def scene_robots(cfg, solvers, progress):
           'penetration_max': p.get('penetration_max'),
           'finite': not p.get('nonfinite', True) and p.get('status') == 'ok'}
       sc.add(r)
-    progress.line(sc.name, name, len(bench_solvers) / len(robots))
+    progress.line(sc.name, name, len(bench_solvers) / len(entries))
   names = list(dict.fromkeys(r['robot'] for r in sc.runs))
   rows = []
   for s in bench_solvers:
@@ -1170,22 +1168,60 @@ def scene_robots(cfg, solvers, progress):
       conv = '' if s == 'mujoco' else ' (%.0f%%)' % (100 * q.get('converged', 0))
       row.append('%s%s' % (fmt(q.get('x_mujoco'), '%.2fx'), conv) if r else '-')
     rows.append(row)
+  lengths = [(n, st, w) for n, pth, st, w in entries if pth]
+  if len(set((st, w) for n, st, w in lengths)) <= 1:
+    steps = '%d steps after %d' % lengths[0][1:] if lengths else 'no steps'
+  else:
+    steps = ', '.join('%s %d steps after %d' % x for x in lengths)
   sc.table = ('Mean step time over mj_step\'s (median over the repeats; share of steps '
-              'converged, over them), %d steps after %d, %d repeat(s) with every dof\'s initial '
-              'speed raised by up to %g, metrics off:\n\n'
-              % (steps, warmup, repeat, ROBOT_PERTURB) + md_table(['solver'] + names, rows))
+              'converged, over them), %s, %d repeat(s) with every dof\'s initial speed raised by '
+              'up to %g, metrics off:\n\n' % (steps, repeat, ROBOT_PERTURB) +
+              md_table(['solver'] + names, rows))
   detail = []
   for r in sc.runs:
     q = r['measures']
     detail.append([r['robot'], r['solver'], fmt(q['step_us'], '%.1f'), fmt(q['iterations'], '%.1f'),
                    fmt(q['residual_max'], '%.2e'), fmt(q['penetration_max'], '%.2e'),
                    'yes' if q['finite'] else 'NO'])
-  sc.table += '\n' + md_table(['robot', 'solver', 'step (us)', 'iterations', 'max residual',
+  sc.table += '\n' + md_table([label, 'solver', 'step (us)', 'iterations', 'max residual',
                                'max penetration (m)', 'finite'], detail)
   for r in sc.runs:
     sc.check(r['solver'], '%s: stays finite' % r['robot'], r['measures']['finite'],
              r['measures']['finite'], 'finite')
   return sc
+
+
+def scene_robots(cfg, solvers, progress):
+  sc = Scene('robots', '(dm-control 1.0.50, gymnasium-robotics 1.4.2 wheels)',
+             'real robots: mean step time over mj_step\'s in one acs-bench process (metrics off, '
+             'rounds interleaved), share of converged steps, iterations, residual, penetration',
+             'x_mujoco', 'x mj_step')
+  robots = ROBOTS[1:3] if cfg.quick else ROBOTS
+  steps, warmup, repeat = (30, 20, 1) if cfg.quick else (300, 100, 4)
+  entries = [(name, robot_model(rel), steps, warmup) for name, rel in robots]
+  return timing_scene(sc, cfg, solvers, progress, entries, repeat, 'robot')
+
+
+def scene_humans(cfg, solvers, progress):
+  """The shared humanoid (keyframe 0, the squat: it falls and lies after 300 steps) and
+  22_humanoids (keyframe 0, 22 of them on the floor), the issue's two scenes of humans in
+  contact, as the robots are measured"""
+  sc = Scene('humans', '(shared models: humanoid.xml, 22_humanoids.xml)',
+             'humans in contact: mean step time over mj_step\'s in one acs-bench process '
+             '(metrics off, rounds interleaved), share of converged steps, iterations, residual, '
+             'penetration', 'x_mujoco', 'x mj_step')
+  base = os.environ.get('ACS_SHARED_MODELS', os.path.join(ROOT, '..', 'shared', 'models',
+                                                          'mujoco'))
+  def path(name):
+    p = os.path.join(base, name)
+    return p if os.path.exists(p) else None
+  if cfg.quick:
+    entries, repeat = [('humanoid lying', path('humanoid.xml'), 30, 300)], 1
+  else:
+    entries = [('humanoid lying', path('humanoid.xml'), 1000, 300),
+               ('22_humanoids', path('22_humanoids.xml'), 300, 100)]
+    repeat = 3
+  return timing_scene(sc, cfg, solvers, progress, entries, repeat, 'scene')
 
 
 SCENES = {
@@ -1201,11 +1237,12 @@ SCENES = {
     'quadruped_push': scene_quadruped_push,
     'piles': scene_piles,
     'robots': scene_robots,
+    'humans': scene_humans,
 }
 # seconds each scene took on 2 cores (full, --quick), for the time left
 WEIGHT = {'cube_drag': (1.3, 0.4), 'stack_ratio': (3, 0.5), 'single_step': (0.6, 0.7),
           'creep': (6.7, 2.4), 'conveyor': (1.9, 1), 'quadruped_push': (1.3, 1.3),
-          'piles': (111, 1), 'robots': (25, 0.4)}
+          'piles': (111, 1), 'robots': (25, 0.4), 'humans': (60, 1)}
 
 
 #---------------------------------- output ---------------------------------------------------------
