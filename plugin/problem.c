@@ -766,7 +766,7 @@ static int stepMatrix(assembly* as) {
   mjtNum* Hdinv = acsBUF(ctx, Hdinv, mjtNum);
   mjtNum* qacc = acsBUF(ctx, qacc_damped, mjtNum);
   mju_copy(H, Mhat, nC);
-  acs_factorLD(H, Hdinv, m->M_rownnz, m->M_rowadr, m->M_colind, nv);
+  acs_factorLD(H, Hdinv, m->M_rownnz, m->M_rowadr, m->M_colind, 0, nv);
   mju_copy(qacc, d->qfrc_smooth, nv);
   acs_solveLD(qacc, m->M_rownnz, m->M_rowadr, m->M_colind, H, Hdinv, 0, nv);
   as->qLD = H;

@@ -12,6 +12,11 @@
 // The bisection falls on the line's stiction crossings first (where a contact's slip along the
 // line is least: l' turns steeply there), and the line search's last evaluation serves the
 // next iteration's gradient and Hessian.
+// The cost is a sum over islands (blocks coupled through shared trees; M couples no trees), so
+// each island has its own warm start, line search and stopping test: the iterations factor the
+// Hessian of the islands still iterating at once, and an island stops when its own residual
+// meets the tolerance (one step length for all islands would stop at each island's contact
+// changes in turn).
 //
 // H is factorized in MuJoCo's sparse mass-matrix pattern (each dof coupled to its ancestors:
 // no fill), with MuJoCo's LDL' elimination: J' G J stays in that pattern when a block's dofs lie
@@ -76,6 +81,19 @@ typedef struct icfWork_ {
   mjtNum* kink;                   // line search: the line's stiction crossings (nefc)
   int     offpattern;             // H has couplings outside M's pattern
   int     dense;                  // ... and is factored in hs (Newton step exact)
+
+  // islands (the cost is a sum over them: each island its own line search and stopping test)
+  int     nisland;                // islands
+  int     *iblock, *ibstart;      // blocks of island i: iblock[ibstart[i] .. ibstart[i+1])
+                                  //                                          (nblock), (nisland+1)
+  int     *idof, *idstart;        // its dofs: idof[idstart[i] .. idstart[i+1]) (nv), (nisland+1)
+  int*    dofisland;              // island of a dof, -1: a tree no block touches (u = 0)  (nv)
+  int*    bisland;                // island of a block                        (nblock)
+  int*    active;                 // island still iterating                  (nisland)
+  int*    range;                  // the dofs of the iterating islands: runs [range[2j],
+                                  //   range[2j+1]) of whole trees            (2 nv)
+  int     nrange;                 // runs
+  mjtNum* iscale;                 // conjugate gradients: island's gradient norm (nisland)
 } icfWork;
 
 
@@ -138,6 +156,73 @@ static void icfLayout(void* work, acsArena* arena, const acsProblem* p) {
   iw->boff  = acs_arenaAlloc(arena, p->nblock, sizeof(int));
   iw->boffprev = acs_arenaAlloc(arena, p->nblock, sizeof(int));
   iw->analyzed = -1;
+  int ni = iw->nisland = acs_islandCount(p);
+  iw->iblock  = acs_arenaAlloc(arena, p->nblock, sizeof(int));
+  iw->ibstart = acs_arenaAlloc(arena, ni + 1, sizeof(int));
+  iw->idof    = acs_arenaAlloc(arena, nv, sizeof(int));
+  iw->idstart = acs_arenaAlloc(arena, ni + 1, sizeof(int));
+  iw->dofisland = acs_arenaAlloc(arena, nv, sizeof(int));
+  iw->bisland = acs_arenaAlloc(arena, p->nblock, sizeof(int));
+  iw->active  = acs_arenaAlloc(arena, ni, sizeof(int));
+  iw->range   = acs_arenaAlloc(arena, 2*nv, sizeof(int));
+  iw->iscale  = acs_arenaAlloc(arena, ni, sizeof(mjtNum));
+}
+
+
+// the blocks and dofs of each island: a dof belongs to the island of the blocks on its tree (the
+// tree's first dof, its row's first column in M's pattern, marked by the blocks' dofs)
+static void islandLayout(icfWork* iw, const acsProblem* p) {
+  int nv = p->nv, ni = iw->nisland;
+  acs_islandBlocks(iw->iblock, iw->ibstart, iw->active, p);
+  int* isl = iw->dofisland;
+  for (int i=0; i < nv; i++) {
+    isl[i] = -1;
+  }
+  for (int k=0; k < p->nblock; k++) {
+    int row = p->block_adr[k], island = iw->bisland[k] = acs_blockIsland(p, k);
+    for (int c=0; c < p->J_rownnz[row]; c++) {
+      int dof = p->J_colind[p->J_rowadr[row] + c];
+      isl[p->M_colind[p->M_rowadr[dof]]] = island;
+    }
+  }
+  for (int i=0; i < nv; i++) {   // a root dof comes first: its mark is final when read
+    isl[i] = isl[p->M_colind[p->M_rowadr[i]]];
+  }
+  memset(iw->idstart, 0, (ni + 1) * sizeof(int));
+  for (int i=0; i < nv; i++) {
+    if (isl[i] >= 0) {
+      iw->idstart[isl[i] + 1]++;
+    }
+  }
+  for (int i=0; i < ni; i++) {
+    iw->idstart[i+1] += iw->idstart[i];
+    iw->active[i] = iw->idstart[i];
+  }
+  for (int i=0; i < nv; i++) {
+    if (isl[i] >= 0) {
+      iw->idof[iw->active[isl[i]]++] = i;
+    }
+  }
+}
+
+
+// the runs of consecutive dofs of the iterating islands (a tree's dofs are consecutive)
+static void activeRanges(icfWork* iw, const acsProblem* p) {
+  int n = 0;
+  for (int i=0; i < p->nv; i++) {
+    int isl = iw->dofisland[i];
+    if (isl < 0 || !iw->active[isl]) {
+      continue;
+    }
+    if (n && iw->range[2*n-1] == i) {
+      iw->range[2*n-1]++;
+    } else {
+      iw->range[2*n] = i;
+      iw->range[2*n+1] = i + 1;
+      n++;
+    }
+  }
+  iw->nrange = n;
 }
 
 
@@ -210,16 +295,35 @@ static void blockConstants(icfWork* iw, const acsProblem* p, const acsSettings* 
 
 //---------------------------------- evaluation ----------------------------------------------------
 
+// J_r x: row r of J times x
+static inline mjtNum rowMul(const acsProblem* p, int r, const mjtNum* x) {
+  const int* col = p->J_colind + p->J_rowadr[r];
+  const mjtNum* J = p->J + p->J_rowadr[r];
+  mjtNum s = 0;
+  for (int i=0; i < p->J_rownnz[r]; i++) {
+    s += J[i] * x[col[i]];
+  }
+  return s;
+}
+
+
+// out += J_r' g: row r of J transposed times g
+static inline void rowAddT(mjtNum* out, const acsProblem* p, int r, mjtNum g) {
+  if (g == 0) {
+    return;
+  }
+  const int* col = p->J_colind + p->J_rowadr[r];
+  const mjtNum* J = p->J + p->J_rowadr[r];
+  for (int i=0; i < p->J_rownnz[r]; i++) {
+    out[col[i]] += J[i] * g;
+  }
+}
+
+
 // vc = vfree + J u
 static void constraintVelocity(mjtNum* vc, const acsProblem* p, const mjtNum* u) {
   for (int r=0; r < p->nefc; r++) {
-    const int* col = p->J_colind + p->J_rowadr[r];
-    const mjtNum* J = p->J + p->J_rowadr[r];
-    mjtNum s = p->vfree[r];
-    for (int i=0; i < p->J_rownnz[r]; i++) {
-      s += J[i] * u[col[i]];
-    }
-    vc[r] = s;
+    vc[r] = p->vfree[r] + rowMul(p, r, u);
   }
 }
 
@@ -227,13 +331,7 @@ static void constraintVelocity(mjtNum* vc, const acsProblem* p, const mjtNum* u)
 // dv = J du
 static void mulJ(mjtNum* dv, const acsProblem* p, const mjtNum* du) {
   for (int r=0; r < p->nefc; r++) {
-    const int* col = p->J_colind + p->J_rowadr[r];
-    const mjtNum* J = p->J + p->J_rowadr[r];
-    mjtNum s = 0;
-    for (int i=0; i < p->J_rownnz[r]; i++) {
-      s += J[i] * du[col[i]];
-    }
-    dv[r] = s;
+    dv[r] = rowMul(p, r, du);
   }
 }
 
@@ -241,22 +339,43 @@ static void mulJ(mjtNum* dv, const acsProblem* p, const mjtNum* du) {
 // out += J' g
 static void addJT(mjtNum* out, const acsProblem* p, const mjtNum* g) {
   for (int r=0; r < p->nefc; r++) {
-    if (g[r] == 0) continue;
-    const int* col = p->J_colind + p->J_rowadr[r];
-    const mjtNum* J = p->J + p->J_rowadr[r];
-    for (int i=0; i < p->J_rownnz[r]; i++) {
-      out[col[i]] += J[i] * g[r];
+    rowAddT(out, p, r, g[r]);
+  }
+}
+
+
+// dv = J du on the rows of the iterating islands
+static void mulJActive(mjtNum* dv, const icfWork* iw, const acsProblem* p, const mjtNum* du) {
+  for (int i=0; i < iw->nisland; i++) {
+    for (int b=iw->ibstart[i]; b < iw->ibstart[i+1] && iw->active[i]; b++) {
+      int k = iw->iblock[b], adr = p->block_adr[k];
+      for (int r=adr; r < adr + p->block_dim[k]; r++) {
+        dv[r] = rowMul(p, r, du);
+      }
     }
   }
 }
 
 
-// out = M v (lower triangle stored)
-static void mulM(mjtNum* out, const acsProblem* p, const mjtNum* v) {
+// out += J' g over the rows of the iterating islands
+static void addJTActive(mjtNum* out, const icfWork* iw, const acsProblem* p, const mjtNum* g) {
+  for (int i=0; i < iw->nisland; i++) {
+    for (int b=iw->ibstart[i]; b < iw->ibstart[i+1] && iw->active[i]; b++) {
+      int k = iw->iblock[b], adr = p->block_adr[k];
+      for (int r=adr; r < adr + p->block_dim[k]; r++) {
+        rowAddT(out, p, r, g[r]);
+      }
+    }
+  }
+}
+
+
+// out = M v (lower triangle stored) on the dofs [adr, adr+num) (whole trees)
+static void mulMRange(mjtNum* out, const acsProblem* p, const mjtNum* v, int adr, int num) {
   // row i's own sum in a local (out[i] is still zero: its descendants come later), the
   // transposed entries scattered to its ancestors
-  mju_zero(out, p->nv);
-  for (int i=0; i < p->nv; i++) {
+  mju_zero(out + adr, num);
+  for (int i=adr; i < adr+num; i++) {
     int adr = p->M_rowadr[i], n = p->M_rownnz[i];
     const int* col = p->M_colind + adr;
     const mjtNum* M = p->M + adr;
@@ -270,16 +389,65 @@ static void mulM(mjtNum* out, const acsProblem* p, const mjtNum* v) {
 }
 
 
-// potentials of every block at velocities v: total cost, impulses gamma, Hessians G (if wanted)
-static mjtNum potentials(mjtNum* gamma, icfWork* iw, const acsProblem* p, const mjtNum* v,
-                         int hessian) {
+// out = M v
+static void mulM(mjtNum* out, const acsProblem* p, const mjtNum* v) {
+  mulMRange(out, p, v, 0, p->nv);
+}
+
+
+// out = M v on the dofs of the iterating islands
+static void mulMActive(mjtNum* out, const icfWork* iw, const acsProblem* p, const mjtNum* v) {
+  for (int j=0; j < iw->nrange; j++) {
+    mulMRange(out, p, v, iw->range[2*j], iw->range[2*j+1] - iw->range[2*j]);
+  }
+}
+
+
+// potentials of island i's blocks at velocities v: their cost, impulses gamma, Hessians G (if
+// wanted)
+static mjtNum islandPotentials(mjtNum* gamma, icfWork* iw, const acsProblem* p,
+                               const mjtNum* v, int hessian, int i) {
   mjtNum cost = 0;
-  for (int k=0; k < p->nblock; k++) {
-    int adr = p->block_adr[k];
+  for (int b=iw->ibstart[i]; b < iw->ibstart[i+1]; b++) {
+    int k = iw->iblock[b], adr = p->block_adr[k];
     cost += acsu_icfPotential(gamma + adr, hessian ? iw->G + iw->Gadr[k] : NULL, iw->blk + k,
                               v + adr);
   }
   return cost;
+}
+
+
+// x' y over the dofs of island i
+static mjtNum islandDot(const mjtNum* x, const mjtNum* y, const icfWork* iw, int i) {
+  mjtNum s = 0;
+  for (int q=iw->idstart[i]; q < iw->idstart[i+1]; q++) {
+    s += x[iw->idof[q]] * y[iw->idof[q]];
+  }
+  return s;
+}
+
+
+// x' y over the rows of island i
+static mjtNum islandRowDot(const mjtNum* x, const mjtNum* y, const icfWork* iw,
+                           const acsProblem* p, int i) {
+  mjtNum s = 0;
+  for (int b=iw->ibstart[i]; b < iw->ibstart[i+1]; b++) {
+    int k = iw->iblock[b], adr = p->block_adr[k];
+    for (int r=adr; r < adr + p->block_dim[k]; r++) {
+      s += x[r] * y[r];
+    }
+  }
+  return s;
+}
+
+
+// y <- x on the rows of island i
+static void islandRowCopy(mjtNum* y, const mjtNum* x, const icfWork* iw, const acsProblem* p,
+                          int i) {
+  for (int b=iw->ibstart[i]; b < iw->ibstart[i+1]; b++) {
+    int k = iw->iblock[b];
+    mju_copy(y + p->block_adr[k], x + p->block_adr[k], p->block_dim[k]);
+  }
 }
 
 
@@ -371,13 +539,14 @@ static int analyzeNodes(icfWork* iw, const acsProblem* p) {
 
 // H on the nodes of the trees off M's pattern (analyzeNodes), factored: the in-pattern part
 // assembled in iw->H (M and every block's couplings of dofs to their ancestors) and the
-// couplings outside M's pattern of the blocks marked in boff. Return 0 if H is not numerically
-// positive definite
+// couplings outside M's pattern of the blocks marked in boff, of the islands still iterating (an
+// island that stopped keeps M: its step is not used). Return 0 if H is not numerically positive
+// definite
 static int factorNodes(icfWork* iw, const acsProblem* p) {
   acs_hessianZero(&iw->hs);
   acs_hessianAddM(&iw->hs, p, iw->H);
   for (int k=0; k < p->nblock; k++) {
-    if (iw->boff[k]) {
+    if (iw->boff[k] && iw->active[iw->bisland[k]]) {
       acs_hessianAddBlock(&iw->hs, p, k, iw->Jt + iw->Jtadr[k], iw->JtG + iw->Jtadr[k], 0);
     }
   }
@@ -385,19 +554,33 @@ static int factorNodes(icfWork* iw, const acsProblem* p) {
 }
 
 
+// rows [a, b) of M's layout copied from src to dst
+static void copyRows(mjtNum* dst, const mjtNum* src, const acsProblem* p, int a, int b) {
+  int start = p->M_rowadr[a], end = p->M_rowadr[b-1] + p->M_rownnz[b-1];
+  mju_copy(dst + start, src + start, end - start);
+}
+
+
 // H = M + (J' G J within M's pattern) (only M if not flg_contact), factorized in place as
 // L' D L (MuJoCo's elimination); sets offpattern (and boff of the blocks) when J' G J has
 // couplings outside the pattern, and dense when the trees those blocks touch are factored in hs
-// (factorNodes; the pattern's factor serves the other dofs)
+// (factorNodes; the pattern's factor serves the other dofs). The blocks of islands that stopped
+// iterating are left out (their trees keep M), their boff kept: the nodes stay as analyzed, and
+// only an iterating island's couplings make H leave the pattern
 static void factorHessian(icfWork* iw, const acsProblem* p, int flg_contact) {
   int nv = p->nv;
-  mju_copy(iw->H, p->M, nnzM(p));
-  iw->offpattern = iw->dense = 0;
-  for (int i=0; i < nv; i++) {
-    iw->local[i] = -1;
+  if (!flg_contact) {
+    mju_copy(iw->H, p->M, nnzM(p));
   }
+  for (int j=0; j < iw->nrange && flg_contact; j++) {
+    copyRows(iw->H, p->M, p, iw->range[2*j], iw->range[2*j+1]);
+  }
+  iw->offpattern = iw->dense = 0;
 
   for (int k=0; k < p->nblock && flg_contact; k++) {
+    if (!iw->active[iw->bisland[k]]) {
+      continue;
+    }
     int np = blockProduct(iw, p, k), dim = p->block_dim[k];
     const int* pat = p->J_colind + p->J_rowadr[p->block_adr[k]];
 
@@ -450,12 +633,23 @@ static void factorHessian(icfWork* iw, const acsProblem* p, int flg_contact) {
       iw->analyzed = !analyzeNodes(iw, p);
       memcpy(iw->boffprev, iw->boff, p->nblock * sizeof(int));
     }
+    for (int i=0; i < nv && iw->analyzed; i++) {   // M on the set's trees that stopped
+      int isl = iw->dofisland[i];
+      if (iw->hs.node[i] >= 0 && (isl < 0 || !iw->active[isl])) {
+        copyRows(iw->H, p->M, p, i, i+1);
+      }
+    }
     iw->dense = iw->analyzed && iw->hs.ndof < denseNv() && factorNodes(iw, p);
   }
   iw->L = iw->H;
   iw->Linv = iw->Dinv;
-  if (!iw->dense || iw->hs.ndof < nv) {
-    acs_factorLD(iw->H, iw->Dinv, p->M_rownnz, p->M_rowadr, p->M_colind, nv);
+  if (!flg_contact) {
+    acs_factorLD(iw->H, iw->Dinv, p->M_rownnz, p->M_rowadr, p->M_colind, 0, nv);
+  } else if (!iw->dense || iw->hs.ndof < nv) {   // the iterating islands' trees, last first
+    for (int j=iw->nrange-1; j >= 0; j--) {
+      acs_factorLD(iw->H, iw->Dinv, p->M_rownnz, p->M_rowadr, p->M_colind, iw->range[2*j],
+                   iw->range[2*j+1] - iw->range[2*j]);
+    }
   }
 }
 
@@ -463,6 +657,15 @@ static void factorHessian(icfWork* iw, const acsProblem* p, int flg_contact) {
 // x <- (L' D L)^-1 x with the factor of factorHessian
 static void solveFactor(mjtNum* x, const icfWork* iw, const acsProblem* p) {
   acs_solveLD(x, p->M_rownnz, p->M_rowadr, p->M_colind, iw->L, iw->Linv, 0, p->nv);
+}
+
+
+// the same on the dofs of the iterating islands (factorHessian factored only those)
+static void solveActive(mjtNum* x, const icfWork* iw, const acsProblem* p) {
+  for (int j=0; j < iw->nrange; j++) {
+    acs_solveLD(x, p->M_rownnz, p->M_rowadr, p->M_colind, iw->L, iw->Linv, iw->range[2*j],
+                iw->range[2*j+1] - iw->range[2*j]);
+  }
 }
 
 
@@ -524,18 +727,20 @@ static void icfMul(mjtNum* out, const mjtNum* in, void* arg) {
 static void icfPrecond(mjtNum* out, const mjtNum* in, void* arg) {
   icfSolve* is = (icfSolve*)arg;
   mju_copy(out, in, is->p->nv);
-  solveFactor(out, is->iw, is->p);
+  solveActive(out, is->iw, is->p);
 }
 
 
 // du = -H^-1 grad: the factor solves it when H lies in M's pattern, the supernodal factor on the
 // trees off it when they were factored so; otherwise the factor preconditions conjugate
-// gradients
+// gradients, on every iterating island at once with each island's right-hand side scaled to
+// norm 1 (H couples no islands: the solve is the same, and its relative tolerance holds for each
+// island, not only for the one of largest gradient)
 static void newtonStep(icfWork* iw, const acsProblem* p) {
   int nv = p->nv;
   mju_scl(iw->du, iw->grad, -1, nv);
   if (!iw->dense || iw->hs.ndof < nv) {
-    solveFactor(iw->du, iw, p);
+    solveActive(iw->du, iw, p);
   }
   if (iw->dense) {   // the trees off the pattern: the supernodal factor (H couples no others)
     for (int i=0; i < nv; i++) {
@@ -550,10 +755,21 @@ static void newtonStep(icfWork* iw, const acsProblem* p) {
     return;
   }
 
+  for (int i=0; i < iw->nisland; i++) {
+    iw->iscale[i] = iw->active[i] ? mju_sqrt(islandDot(iw->grad, iw->grad, iw, i)) : 0;
+  }
+  for (int i=0; i < nv; i++) {
+    int isl = iw->dofisland[i];
+    mjtNum scale = isl >= 0 && iw->iscale[isl] > 0 ? 1 / iw->iscale[isl] : 0;
+    iw->cv[i] = -iw->grad[i] * scale;
+    iw->du[i] *= scale;
+  }
   icfSolve is = {iw, p};
-  mju_scl(iw->cv, iw->grad, -1, nv);
   acs_pcg(iw->du, iw->cv, NULL, nv, icfMul, icfPrecond, &is, iw->cr, iw->cp, iw->cq, iw->cz,
           kCGTolerance, kCGMaxIter);
+  for (int i=0; i < nv; i++) {
+    iw->du[i] *= iw->dofisland[i] >= 0 ? iw->iscale[iw->dofisland[i]] : 0;
+  }
 }
 
 
@@ -570,24 +786,28 @@ static inline mjtNum addQuadratic(mjtNum s, const mjtNum* G, const mjtNum* x, in
 }
 
 
-// l'(alpha) and l''(alpha) along du (Mu, Mdu, duMdu precomputed; dvc = J du); at alpha = 0 the
-// impulses and Hessians of the iterate (iw->gamma, iw->G from the gradient's evaluation) are
-// used as they are, otherwise the potentials are evaluated (one evaluation, counted in neval)
-static void lineDerivatives(mjtNum* d1, mjtNum* d2, icfWork* iw, const acsProblem* p,
+// l'(alpha) and l''(alpha) of island i's cost along du (duMu, duMdu precomputed over its dofs;
+// dvc = J du); at alpha = 0 the impulses and Hessians of the iterate (iw->gamma, iw->G from the
+// gradient's evaluation) are used as they are, otherwise the potentials of the island's blocks
+// are evaluated (one evaluation, counted in neval)
+static void lineDerivatives(mjtNum* d1, mjtNum* d2, icfWork* iw, const acsProblem* p, int i,
                             mjtNum alpha, mjtNum duMu, mjtNum duMdu, int* neval) {
   const mjtNum* gamma = iw->gamma;
   if (alpha != 0) {
-    for (int r=0; r < p->nefc; r++) {
-      iw->a[r] = iw->vc[r] + alpha * iw->dvc[r];
+    for (int b=iw->ibstart[i]; b < iw->ibstart[i+1]; b++) {
+      int k = iw->iblock[b], adr = p->block_adr[k];
+      for (int r=adr; r < adr + p->block_dim[k]; r++) {
+        iw->a[r] = iw->vc[r] + alpha * iw->dvc[r];
+      }
     }
-    potentials(iw->gtry, iw, p, iw->a, 1);
+    islandPotentials(iw->gtry, iw, p, iw->a, 1, i);
     gamma = iw->gtry;
     (*neval)++;
   }
-  *d1 = duMu + alpha*duMdu - mju_dot(iw->dvc, gamma, p->nefc);
+  *d1 = duMu + alpha*duMdu - islandRowDot(iw->dvc, gamma, iw, p, i);
   mjtNum curv = duMdu;
-  for (int k=0; k < p->nblock; k++) {
-    int adr = p->block_adr[k], dim = p->block_dim[k];
+  for (int b=iw->ibstart[i]; b < iw->ibstart[i+1]; b++) {
+    int k = iw->iblock[b], adr = p->block_adr[k], dim = p->block_dim[k];
     const mjtNum* G = iw->G + iw->Gadr[k];
     curv = dim == 3 ? addQuadratic(curv, G, iw->dvc + adr, 3) :   // the common case, unrolled
                       addQuadratic(curv, G, iw->dvc + adr, dim);
@@ -627,14 +847,15 @@ static void sortAscending(mjtNum* x, int n) {
 }
 
 
-// the line's stiction crossings, ascending: for each contact's scaled tangential velocity
+// the line's stiction crossings of island i, ascending: for each contact's scaled tangential velocity
 // x + alpha dx that passes within kKinkWidth stiction tolerances of zero, and each torsional or
 // rolling row that changes sign, the alpha of least slip in (0, kAlphaMax). There the friction's
 // curvature along the line peaks (mu g |dx|^2 / |x|_s) and l' turns steeply: a Newton step from
 // either side overshoots. Return their number
-static int stictionCrossings(mjtNum* alphas, const icfWork* iw, const acsProblem* p) {
+static int stictionCrossings(mjtNum* alphas, const icfWork* iw, const acsProblem* p, int i) {
   int n = 0;
-  for (int k=0; k < p->nblock; k++) {
+  for (int b=iw->ibstart[i]; b < iw->ibstart[i+1]; b++) {
+    int k = iw->iblock[b];
     const acsICFBlock* c = iw->blk + k;
     if ((c->kind != acsICF_LAGGED && c->kind != acsICF_SIMILAR) || c->dim < 3 || !(c->mu > 0)) {
       continue;
@@ -665,21 +886,19 @@ static int stictionCrossings(mjtNum* alphas, const icfWork* iw, const acsProblem
 }
 
 
-// minimizer of the cost along du in [0, kAlphaMax]: Newton-Raphson on l'(alpha) = 0 inside the
+// minimizer of island i's cost along du in [0, kAlphaMax] (Mdu = M du, dvc = J du): Newton-Raphson on l'(alpha) = 0 inside the
 // bracket (rtsafe), from the Newton-Raphson point of alpha = 0. A step that would leave the
 // bracket goes instead to the median of the stiction crossings inside it (the bracket then holds
 // half of them; near a crossing Newton converges), and without any to the bracket's middle;
 // l'(kAlphaMax) is evaluated only when an iterate would leave the bracket above (l' < 0 there:
 // kAlphaMax is the answer). Return alpha (0: no descent); *last: whether it was the last point
-// evaluated (iw->a, iw->gtry and iw->G then hold its velocities, impulses and Hessians)
-static mjtNum lineSearch(icfWork* iw, const acsProblem* p, int* neval, int* last) {
-  int nv = p->nv;
-  mulM(iw->Mdu, p, iw->du);
-  mulJ(iw->dvc, p, iw->du);
-  mjtNum duMu = mju_dot(iw->du, iw->Mu, nv), duMdu = mju_dot(iw->du, iw->Mdu, nv);
+// evaluated (iw->a, iw->gtry and iw->G then hold its velocities, impulses and Hessians on the
+// island's rows)
+static mjtNum lineSearch(icfWork* iw, const acsProblem* p, int i, int* neval, int* last) {
+  mjtNum duMu = islandDot(iw->du, iw->Mu, iw, i), duMdu = islandDot(iw->du, iw->Mdu, iw, i);
 
   mjtNum d0, c0;
-  lineDerivatives(&d0, &c0, iw, p, 0, duMu, duMdu, neval);
+  lineDerivatives(&d0, &c0, iw, p, i, 0, duMu, duMdu, neval);
   *last = 0;
   if (!(d0 < 0)) {
     return 0;
@@ -687,12 +906,12 @@ static mjtNum lineSearch(icfWork* iw, const acsProblem* p, int* neval, int* last
 
   mjtNum lo = 0, hi = kAlphaMax;
   int hiknown = 0;   // l'(hi) >= 0 evaluated
-  int klo = 0, khi = acs_testIcfNoCrossings ? 0 : stictionCrossings(iw->kink, iw, p);
+  int klo = 0, khi = acs_testIcfNoCrossings ? 0 : stictionCrossings(iw->kink, iw, p, i);
   // [klo, khi): the crossings inside (lo, hi)
   mjtNum alpha = mju_min(-d0 / c0, kAlphaMax);
   for (int it=0; it < kLineMaxEval; it++) {
     mjtNum d1, d2;
-    lineDerivatives(&d1, &d2, iw, p, alpha, duMu, duMdu, neval);
+    lineDerivatives(&d1, &d2, iw, p, i, alpha, duMu, duMdu, neval);
     *last = 1;
     if (mju_abs(d1) <= kLineTolerance * mju_abs(d0)) {
       break;
@@ -772,56 +991,92 @@ int acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
   addJT(iw.u, p, iw.f);
   solveFactor(iw.u, &iw, p);
 
-  // the warm start of least cost 1/2 u'M u + sum of potentials at v_free + J u: the previous
-  // forces', the start-of-step velocities' u0 (when given: it wins when the previous impulses
-  // leave sticking contacts sliding faster than the stiction tolerance) or the free motion u = 0
-  // (a contact set that changed can carry impulses that no longer apply); the previous forces'
-  // kept, its velocities, impulses, Hessians and M u serve the first iteration as they are
-  mjtNum cost0 = potentials(iw.gtry, &iw, p, p->vfree, 0);
+  // the warm start of least cost 1/2 u'M u + sum of potentials at v_free + J u, island by island
+  // (the cost is their sum): the previous forces', the start-of-step velocities' u0 (when given:
+  // it wins when the previous impulses leave sticking contacts sliding faster than the stiction
+  // tolerance) or the free motion u = 0 (a contact set that changed can carry impulses that no
+  // longer apply); the chosen start's velocities, impulses, Hessians and M u serve the first
+  // iteration. A tree no block touches has u = 0
+  islandLayout(&iw, p);
   constraintVelocity(iw.vc, p, iw.u);
   mulM(iw.Mu, p, iw.u);
-  mjtNum cost = 0.5 * mju_dot(iw.u, iw.Mu, nv) + potentials(iw.gamma, &iw, p, iw.vc, 1);
-  int fresh = cost <= cost0;
-  if (!fresh) {
-    mju_zero(iw.u, nv);
-  }
-  if (p->u0 && !acs_testIcfNoU0) {
+  int hasu0 = p->u0 && !acs_testIcfNoU0;
+  if (hasu0) {
     constraintVelocity(iw.a, p, p->u0);
     mulM(iw.Mdu, p, p->u0);
-    mjtNum costu = 0.5 * mju_dot(p->u0, iw.Mdu, nv) + potentials(iw.gtry, &iw, p, iw.a, 0);
-    if (costu < mju_min(cost, cost0)) {   // its velocities and M u kept for the first iteration
-      mju_copy(iw.u, p->u0, nv);
-      mju_copy(iw.vc, iw.a, n);
-      mju_copy(iw.Mu, iw.Mdu, nv);
-      potentials(iw.gamma, &iw, p, iw.vc, 1);
-      fresh = 1;
+  }
+  for (int i=0; i < iw.nisland; i++) {
+    mjtNum cost0 = islandPotentials(iw.gtry, &iw, p, p->vfree, 0, i);
+    mjtNum cost = 0.5 * islandDot(iw.u, iw.Mu, &iw, i) +
+                  islandPotentials(iw.gamma, &iw, p, iw.vc, 1, i);
+    mjtNum costu = hasu0 ? 0.5 * islandDot(p->u0, iw.Mdu, &iw, i) +
+                           islandPotentials(iw.gtry, &iw, p, iw.a, 0, i) : INFINITY;
+    iw.active[i] = 1;
+    const mjtNum *u = p->u0, *Mu = iw.Mdu, *vc = iw.a;
+    if (!(costu < mju_min(cost, cost0))) {
+      if (cost <= cost0) {
+        continue;   // the previous forces' start, evaluated
+      }
+      u = Mu = NULL, vc = p->vfree;
+    }
+    for (int q=iw.idstart[i]; q < iw.idstart[i+1]; q++) {
+      int dof = iw.idof[q];
+      iw.u[dof] = u ? u[dof] : 0;
+      iw.Mu[dof] = Mu ? Mu[dof] : 0;
+    }
+    islandRowCopy(iw.vc, vc, &iw, p, i);
+    islandPotentials(iw.gamma, &iw, p, iw.vc, 1, i);
+  }
+  for (int i=0; i < nv; i++) {
+    if (iw.dofisland[i] < 0) {
+      iw.u[i] = iw.Mu[i] = 0;
     }
   }
+  for (int k=0; k < p->nblock; k++) {
+    iw.boff[k] = 0;
+  }
+  for (int i=0; i < nv; i++) {
+    iw.local[i] = -1;   // factorHessian's lookup, reset after each block
+  }
+  mju_zero(iw.grad, nv);   // zero where no island is (and stays so)
 
+  // Newton iterations, every island that still iterates at once (one factorization), each
+  // island with its own line search and stopping test: an island's contacts change their
+  // state (stick, slip, touch) at their own points along the step, and one step length for all
+  // would stop at each island's in turn (22 humanoids on the floor: 6 iterations a step when
+  // they move alike, 22 when they do not)
   stats->niter = stats->nhistory = stats->nfactor = stats->nevaluation = 0;
-  int status = acsSTATUS_MAXITER;
+  int status = acsSTATUS_CONVERGED, nactive = iw.nisland, nranged = -1;
   for (int iter=0; ; iter++) {
-    // gradient r = M u - J' gamma at u
-    if (!fresh) {
-      constraintVelocity(iw.vc, p, iw.u);
-      potentials(iw.gamma, &iw, p, iw.vc, 1);
-      mulM(iw.Mu, p, iw.u);
+    // gradient r = M u - J' gamma at u on the iterating islands' dofs, and each one's relative
+    // momentum residual (Drake): |D r| <= eps max(|D M u|, |D J' gamma|)
+    for (int i=0; i < iw.nisland; i++) {
+      for (int q=iw.idstart[i]; q < iw.idstart[i+1] && iw.active[i]; q++) {
+        iw.w[iw.idof[q]] = 0;
+      }
     }
-    fresh = 0;
-    mju_copy(iw.grad, iw.Mu, nv);
-    mju_zero(iw.w, nv);
-    addJT(iw.w, p, iw.gamma);
-    mju_subFrom(iw.grad, iw.w, nv);
-
-    // relative momentum residual (Drake): |D r| <= eps max(|D M u|, |D J' gamma|)
-    mjtNum rn = 0, mn = 0, jn = 0;
-    for (int i=0; i < nv; i++) {
-      mjtNum Dii = 1 / p->M[p->M_rowadr[i] + p->M_rownnz[i] - 1];
-      rn += iw.grad[i]*iw.grad[i] * Dii;
-      mn += iw.Mu[i]*iw.Mu[i] * Dii;
-      jn += iw.w[i]*iw.w[i] * Dii;
+    addJTActive(iw.w, &iw, p, iw.gamma);
+    for (int i=0; i < iw.nisland; i++) {
+      if (!iw.active[i]) {
+        continue;
+      }
+      mjtNum rn = 0, mn = 0, jn = 0;
+      for (int q=iw.idstart[i]; q < iw.idstart[i+1]; q++) {
+        int dof = iw.idof[q];
+        iw.grad[dof] = iw.Mu[dof] - iw.w[dof];
+        mjtNum Dii = 1 / p->M[p->M_rowadr[dof] + p->M_rownnz[dof] - 1];
+        rn += iw.grad[dof]*iw.grad[dof] * Dii;
+        mn += iw.Mu[dof]*iw.Mu[dof] * Dii;
+        jn += iw.w[dof]*iw.w[dof] * Dii;
+      }
+      if (!isfinite(rn)) {
+        status = acs_worseStatus(status, acsSTATUS_DIVERGED);
+      } else if (mju_sqrt(rn) > 1e-14 + s->newton_tolerance * mju_sqrt(mju_max(mn, jn))) {
+        continue;
+      }
+      iw.active[i] = 0;
+      nactive--;
     }
-    int converged = mju_sqrt(rn) <= 1e-14 + s->newton_tolerance * mju_sqrt(mju_max(mn, jn));
 
     // the common NCP residual of the forces gamma / h, recorded after every iteration with the
     // full metrics (it is not part of the Newton iterations' test)
@@ -832,47 +1087,58 @@ int acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
         stats->nhistory = iter;
       }
     }
-    if (converged) {
-      status = acsSTATUS_CONVERGED;
+    if (!nactive) {
       break;
     }
     if (iter >= s->maxiter) {
-      break;
-    }
-    if (!isfinite(rn)) {
-      status = acsSTATUS_DIVERGED;
+      status = acs_worseStatus(status, acsSTATUS_MAXITER);
       break;
     }
 
-    // Newton step and exact line search
+    // Newton step, M du and J du, and each island's exact line search
+    if (nranged != nactive) {
+      activeRanges(&iw, p);
+      nranged = nactive;
+    }
     factorHessian(&iw, p, 1);
     stats->nfactor++;
     newtonStep(&iw, p);
-    int last;
-    mjtNum alpha = lineSearch(&iw, p, &stats->nevaluation, &last);
+    mulMActive(iw.Mdu, &iw, p, iw.du);
+    mulJActive(iw.dvc, &iw, p, iw.du);
     stats->niter = iter + 1;
-    if (alpha == 0) {
-      status = acsSTATUS_STALLED;
-      break;
-    }
-
-    // the step: u, M u and J u move along du, dvc (not recomputed from u); the impulses and
-    // Hessians at the new velocities are the line search's last evaluation, when it ended there
-    mju_addToScl(iw.u, iw.du, alpha, nv);
-    mju_addToScl(iw.Mu, iw.Mdu, alpha, nv);
-    if (!last) {
-      for (int r=0; r < n; r++) {
-        iw.a[r] = iw.vc[r] + alpha * iw.dvc[r];
+    for (int i=0; i < iw.nisland; i++) {
+      if (!iw.active[i]) {
+        continue;
       }
-      potentials(iw.gtry, &iw, p, iw.a, 1);
+      int last;
+      mjtNum alpha = lineSearch(&iw, p, i, &stats->nevaluation, &last);
+      if (alpha == 0) {
+        status = acs_worseStatus(status, acsSTATUS_STALLED);
+        iw.active[i] = 0;
+        nactive--;
+        continue;
+      }
+
+      // the step: u, M u and J u move along du, dvc (not recomputed from u); the impulses and
+      // Hessians at the new velocities are the line search's last evaluation, when it ended
+      // there
+      for (int q=iw.idstart[i]; q < iw.idstart[i+1]; q++) {
+        int dof = iw.idof[q];
+        iw.u[dof] += alpha * iw.du[dof];
+        iw.Mu[dof] += alpha * iw.Mdu[dof];
+      }
+      if (!last) {
+        for (int b=iw.ibstart[i]; b < iw.ibstart[i+1]; b++) {
+          int k = iw.iblock[b], adr = p->block_adr[k];
+          for (int r=adr; r < adr + p->block_dim[k]; r++) {
+            iw.a[r] = iw.vc[r] + alpha * iw.dvc[r];
+          }
+        }
+        islandPotentials(iw.gtry, &iw, p, iw.a, 1, i);
+      }
+      islandRowCopy(iw.vc, iw.a, &iw, p, i);
+      islandRowCopy(iw.gamma, iw.gtry, &iw, p, i);
     }
-    mjtNum* swap = iw.vc;
-    iw.vc = iw.a;
-    iw.a = swap;
-    swap = iw.gamma;
-    iw.gamma = iw.gtry;
-    iw.gtry = swap;
-    fresh = 1;
   }
 
   // forces: the impulses at the final velocities

@@ -116,16 +116,16 @@ void acs_halfSolveLDRows(mjtNum* X, size_t stride, const int* rows, int nrows,
 
 
 void acs_factorLD(mjtNum* mat, mjtNum* diaginv, const int* rownnz, const int* rowadr,
-                  const int* colind, int nv) {
-  for (int j=nv-1; j >= 0; j--) {
+                  const int* colind, int adr, int num) {
+  for (int j=adr+num-1; j >= adr; j--) {
     int start = rowadr[j], diag = rownnz[j] - 1, end = start + diag;
     mjtNum invD = 1 / mju_max(mat[end], mjMINVAL);
     diaginv[j] = invD;
-    for (int adr=end-1; adr >= start; adr--) {
+    for (int e=end-1; e >= start; e--) {
       // row i += scl * row j's first rownnz[i] entries (mju_addToScl's arithmetic, inline: the
       // rows are short, a call per pair cost more than the pair's work)
-      int i = colind[adr], n = rownnz[i];
-      mjtNum scl = -mat[adr] * invD, *dst = mat + rowadr[i];
+      int i = colind[e], n = rownnz[i];
+      mjtNum scl = -mat[e] * invD, *dst = mat + rowadr[i];
       const mjtNum* src = mat + start;
       for (int c=0; c < n; c++) {
         dst[c] += src[c] * scl;

@@ -29,8 +29,9 @@ void acs_halfSolveLDRows(mjtNum* X, size_t stride, const int* rows, int nrows,
 
 // mat <- its factor L' D L in place (MuJoCo's elimination: the rows of a dof's ancestors are
 // prefixes of its row, so there is no fill), diaginv <- the inverse of D; a pivot below mjMINVAL
-// is taken as mjMINVAL. mat in MuJoCo's layout of M (nv rows)
+// is taken as mjMINVAL. mat in MuJoCo's layout of M, factored on the dofs [adr, adr+num) (whole
+// kinematic trees, or all dofs); the other rows are neither read nor written
 void acs_factorLD(mjtNum* mat, mjtNum* diaginv, const int* rownnz, const int* rowadr,
-                  const int* colind, int nv);
+                  const int* colind, int adr, int num);
 
 #endif  // ACS_PLUGIN_SPARSE_H_

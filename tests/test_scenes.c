@@ -1068,12 +1068,13 @@ static void testJointConstraints(void) {
     if (acs_solverModel(s) == acsMODEL_COMPLIANT) {
       // the compliant models regularize friction below the stiction tolerance (1e-4 m/s): the
       // holding arm creeps (measured 2e-3 rad + rad/s in 1 s); their limits are stiff springs
-      // (1e6 N/m): the masses rest 1 um past the limit, carrying m g to 1.5e-7
+      // (1e6 N/m): the masses rest 1 um past the limit, carrying m g to the Newton tolerance
+      // (1e-5: each island's relative momentum residual; measured 8e-7 and 5.4e-6)
       ENSURE_LE(r.hold, 3e-3);
       ENSURE(r.hang <= -0.1 && r.hang >= -0.1 - 1e-5);
       ENSURE(r.stop <= -0.05 && r.stop >= -0.05 - 1e-5);
-      ENSURE_LE(fabs(r.hangforce), 1e-6);
-      ENSURE_LE(fabs(r.stopforce), 1e-6);
+      ENSURE_LE(fabs(r.hangforce), 1e-5);
+      ENSURE_LE(fabs(r.stopforce), 1e-5);
     } else {
       // hard friction loss holds the arm to the solver tolerance: the Gauss-Seidel solvers stop
       // each island at it (8.7e-12 measured; sweeping an island on while the others converge

@@ -282,7 +282,7 @@ typedef struct acsStats_ {
   int    nwarm;                   // blocks whose initial force came from the previous step
   int    nfactor;                 // matrix factorizations (ADMM: one per penalty change; pgs,
                                   //   raisim: subspace steps tried)
-  int    nevaluation;             // line-search evaluations (lagged, similar)
+  int    nevaluation;             // line-search evaluations, an island's each (lagged, similar)
   int    unstabilized;            // 1: some islands were solved without their stabilization
                                   //   (Baumgarte, restitution): with it, their solve diverged
                                   //   (an overlap the model cannot resolve, a weld pulling a
