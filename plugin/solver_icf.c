@@ -89,6 +89,9 @@ typedef struct icfWork_ {
   int     *idof, *idstart;        // its dofs: idof[idstart[i] .. idstart[i+1]) (nv), (nisland+1)
   int*    dofisland;              // island of a dof, -1: a tree no block touches (u = 0)  (nv)
   int*    bisland;                // island of a block                        (nblock)
+  int     *rrun, *rrstart;        // island i's rows in runs [rrun[2j], rrun[2j+1]),
+                                  //   j in [rrstart[i], rrstart[i+1])     (2 nblock), (nisland+1)
+  int     *drun, *drstart;        // its dofs in runs, likewise            (2 nv), (nisland+1)
   int*    active;                 // island still iterating                  (nisland)
   int*    range;                  // the dofs of the iterating islands: runs [range[2j],
                                   //   range[2j+1]) of whole trees            (2 nv)
@@ -163,6 +166,10 @@ static void icfLayout(void* work, acsArena* arena, const acsProblem* p) {
   iw->idstart = acs_arenaAlloc(arena, ni + 1, sizeof(int));
   iw->dofisland = acs_arenaAlloc(arena, nv, sizeof(int));
   iw->bisland = acs_arenaAlloc(arena, p->nblock, sizeof(int));
+  iw->rrun    = acs_arenaAlloc(arena, 2 * (size_t)p->nblock, sizeof(int));
+  iw->rrstart = acs_arenaAlloc(arena, ni + 1, sizeof(int));
+  iw->drun    = acs_arenaAlloc(arena, 2 * (size_t)nv, sizeof(int));
+  iw->drstart = acs_arenaAlloc(arena, ni + 1, sizeof(int));
   iw->active  = acs_arenaAlloc(arena, ni, sizeof(int));
   iw->range   = acs_arenaAlloc(arena, 2*nv, sizeof(int));
   iw->iscale  = acs_arenaAlloc(arena, ni, sizeof(mjtNum));
@@ -180,9 +187,14 @@ static void islandLayout(icfWork* iw, const acsProblem* p) {
   }
   for (int k=0; k < p->nblock; k++) {
     int row = p->block_adr[k], island = iw->bisland[k] = acs_blockIsland(p, k);
+    const int* col = p->J_colind + p->J_rowadr[row];
     for (int c=0; c < p->J_rownnz[row]; c++) {
-      int dof = p->J_colind[p->J_rowadr[row] + c];
-      isl[p->M_colind[p->M_rowadr[dof]]] = island;
+      isl[col[c]] = island;
+    }
+  }
+  for (int i=0; i < nv; i++) {   // the marks onto the roots, then the roots' onto their trees
+    if (isl[i] >= 0) {
+      isl[p->M_colind[p->M_rowadr[i]]] = isl[i];
     }
   }
   for (int i=0; i < nv; i++) {   // a root dof comes first: its mark is final when read
@@ -203,6 +215,36 @@ static void islandLayout(icfWork* iw, const acsProblem* p) {
       iw->idof[iw->active[isl[i]]++] = i;
     }
   }
+
+  // the runs of consecutive rows and dofs of each island (one of each for a single island whose
+  // trees are consecutive: the products over an island are then MuJoCo's vector operations)
+  int nr = 0, nd = 0;
+  for (int i=0; i < ni; i++) {
+    iw->rrstart[i] = nr;
+    for (int b=iw->ibstart[i]; b < iw->ibstart[i+1]; b++) {
+      int k = iw->iblock[b], adr = p->block_adr[k];
+      if (nr > iw->rrstart[i] && iw->rrun[2*nr-1] == adr) {
+        iw->rrun[2*nr-1] += p->block_dim[k];
+      } else {
+        iw->rrun[2*nr] = adr;
+        iw->rrun[2*nr+1] = adr + p->block_dim[k];
+        nr++;
+      }
+    }
+    iw->drstart[i] = nd;
+    for (int q=iw->idstart[i]; q < iw->idstart[i+1]; q++) {
+      int dof = iw->idof[q];
+      if (nd > iw->drstart[i] && iw->drun[2*nd-1] == dof) {
+        iw->drun[2*nd-1]++;
+      } else {
+        iw->drun[2*nd] = dof;
+        iw->drun[2*nd+1] = dof + 1;
+        nd++;
+      }
+    }
+  }
+  iw->rrstart[ni] = nr;
+  iw->drstart[ni] = nd;
 }
 
 
@@ -420,33 +462,35 @@ static mjtNum islandPotentials(mjtNum* gamma, icfWork* iw, const acsProblem* p,
 // x' y over the dofs of island i
 static mjtNum islandDot(const mjtNum* x, const mjtNum* y, const icfWork* iw, int i) {
   mjtNum s = 0;
-  for (int q=iw->idstart[i]; q < iw->idstart[i+1]; q++) {
-    s += x[iw->idof[q]] * y[iw->idof[q]];
+  for (int j=iw->drstart[i]; j < iw->drstart[i+1]; j++) {
+    int a = iw->drun[2*j];
+    s += mju_dot(x + a, y + a, iw->drun[2*j+1] - a);
   }
   return s;
 }
 
 
 // x' y over the rows of island i
-static mjtNum islandRowDot(const mjtNum* x, const mjtNum* y, const icfWork* iw,
-                           const acsProblem* p, int i) {
+static mjtNum islandRowDot(const mjtNum* x, const mjtNum* y, const icfWork* iw, int i) {
   mjtNum s = 0;
-  for (int b=iw->ibstart[i]; b < iw->ibstart[i+1]; b++) {
-    int k = iw->iblock[b], adr = p->block_adr[k];
-    for (int r=adr; r < adr + p->block_dim[k]; r++) {
-      s += x[r] * y[r];
-    }
+  for (int j=iw->rrstart[i]; j < iw->rrstart[i+1]; j++) {
+    int a = iw->rrun[2*j];
+    s += mju_dot(x + a, y + a, iw->rrun[2*j+1] - a);
   }
   return s;
 }
 
 
-// y <- x on the rows of island i
-static void islandRowCopy(mjtNum* y, const mjtNum* x, const icfWork* iw, const acsProblem* p,
-                          int i) {
-  for (int b=iw->ibstart[i]; b < iw->ibstart[i+1]; b++) {
-    int k = iw->iblock[b];
-    mju_copy(y + p->block_adr[k], x + p->block_adr[k], p->block_dim[k]);
+// y <- x + alpha dx on the rows of island i (y = x when dx is NULL)
+static void islandRowStep(mjtNum* y, const mjtNum* x, const mjtNum* dx, mjtNum alpha,
+                          const icfWork* iw, int i) {
+  for (int j=iw->rrstart[i]; j < iw->rrstart[i+1]; j++) {
+    int a = iw->rrun[2*j], n = iw->rrun[2*j+1] - a;
+    if (dx) {
+      mju_addScl(y + a, x + a, dx + a, alpha, n);
+    } else {
+      mju_copy(y + a, x + a, n);
+    }
   }
 }
 
@@ -794,17 +838,12 @@ static void lineDerivatives(mjtNum* d1, mjtNum* d2, icfWork* iw, const acsProble
                             mjtNum alpha, mjtNum duMu, mjtNum duMdu, int* neval) {
   const mjtNum* gamma = iw->gamma;
   if (alpha != 0) {
-    for (int b=iw->ibstart[i]; b < iw->ibstart[i+1]; b++) {
-      int k = iw->iblock[b], adr = p->block_adr[k];
-      for (int r=adr; r < adr + p->block_dim[k]; r++) {
-        iw->a[r] = iw->vc[r] + alpha * iw->dvc[r];
-      }
-    }
+    islandRowStep(iw->a, iw->vc, iw->dvc, alpha, iw, i);
     islandPotentials(iw->gtry, iw, p, iw->a, 1, i);
     gamma = iw->gtry;
     (*neval)++;
   }
-  *d1 = duMu + alpha*duMdu - islandRowDot(iw->dvc, gamma, iw, p, i);
+  *d1 = duMu + alpha*duMdu - islandRowDot(iw->dvc, gamma, iw, i);
   mjtNum curv = duMdu;
   for (int b=iw->ibstart[i]; b < iw->ibstart[i+1]; b++) {
     int k = iw->iblock[b], adr = p->block_adr[k], dim = p->block_dim[k];
@@ -1024,7 +1063,7 @@ int acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
       iw.u[dof] = u ? u[dof] : 0;
       iw.Mu[dof] = Mu ? Mu[dof] : 0;
     }
-    islandRowCopy(iw.vc, vc, &iw, p, i);
+    islandRowStep(iw.vc, vc, NULL, 0, &iw, i);
     islandPotentials(iw.gamma, &iw, p, iw.vc, 1, i);
   }
   for (int i=0; i < nv; i++) {
@@ -1122,22 +1161,17 @@ int acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
       // the step: u, M u and J u move along du, dvc (not recomputed from u); the impulses and
       // Hessians at the new velocities are the line search's last evaluation, when it ended
       // there
-      for (int q=iw.idstart[i]; q < iw.idstart[i+1]; q++) {
-        int dof = iw.idof[q];
-        iw.u[dof] += alpha * iw.du[dof];
-        iw.Mu[dof] += alpha * iw.Mdu[dof];
+      for (int j=iw.drstart[i]; j < iw.drstart[i+1]; j++) {
+        int adr = iw.drun[2*j], num = iw.drun[2*j+1] - adr;
+        mju_addToScl(iw.u + adr, iw.du + adr, alpha, num);
+        mju_addToScl(iw.Mu + adr, iw.Mdu + adr, alpha, num);
       }
       if (!last) {
-        for (int b=iw.ibstart[i]; b < iw.ibstart[i+1]; b++) {
-          int k = iw.iblock[b], adr = p->block_adr[k];
-          for (int r=adr; r < adr + p->block_dim[k]; r++) {
-            iw.a[r] = iw.vc[r] + alpha * iw.dvc[r];
-          }
-        }
+        islandRowStep(iw.a, iw.vc, iw.dvc, alpha, &iw, i);
         islandPotentials(iw.gtry, &iw, p, iw.a, 1, i);
       }
-      islandRowCopy(iw.vc, iw.a, &iw, p, i);
-      islandRowCopy(iw.gamma, iw.gtry, &iw, p, i);
+      islandRowStep(iw.vc, iw.a, NULL, 0, &iw, i);
+      islandRowStep(iw.gamma, iw.gtry, NULL, 0, &iw, i);
     }
   }
 

@@ -848,7 +848,7 @@ static void testLineSearch(void) {
 // resting on a tilted face) for 150 steps, each step taken together and by each box alone
 // from its state in the scene: each box's velocities after the step must equal its own scene's
 // to 1e-12 m/s (the same arithmetic on its dofs and rows, up to MuJoCo's rounding: measured
-// 2e-13 lagged, 2e-14 similar; one step length for all islands, as before, 4.9e-6 and 8.6e-6),
+// 8e-14 lagged, 2e-14 similar; one step length for all islands, as before, 4.9e-6 and 8.6e-6),
 // and the step's Newton iterations must be the most any box took alone (one step length for
 // all: on 39 and 24 of the 150 steps more)
 static void testIslands(void) {
