@@ -172,6 +172,7 @@ static void icfLayout(void* work, acsArena* arena, const acsProblem* p) {
   iw->drstart = acs_arenaAlloc(arena, ni + 1, sizeof(int));
   iw->active  = acs_arenaAlloc(arena, ni, sizeof(int));
   iw->range   = acs_arenaAlloc(arena, 2*nv, sizeof(int));
+  iw->nrange  = 0;
   iw->iscale  = acs_arenaAlloc(arena, ni, sizeof(mjtNum));
 }
 
@@ -245,6 +246,16 @@ static void islandLayout(icfWork* iw, const acsProblem* p) {
   }
   iw->rrstart[ni] = nr;
   iw->drstart[ni] = nd;
+}
+
+
+// island i stops iterating: its gradient zero, so that the steps of the others (whose dense
+// nodes can hold its dofs too) never read a diverged island's values
+static void stopIsland(icfWork* iw, int i) {
+  iw->active[i] = 0;
+  for (int q=iw->idstart[i]; q < iw->idstart[i+1]; q++) {
+    iw->grad[iw->idof[q]] = 0;
+  }
 }
 
 
@@ -370,14 +381,6 @@ static void constraintVelocity(mjtNum* vc, const acsProblem* p, const mjtNum* u)
 }
 
 
-// dv = J du
-static void mulJ(mjtNum* dv, const acsProblem* p, const mjtNum* du) {
-  for (int r=0; r < p->nefc; r++) {
-    dv[r] = rowMul(p, r, du);
-  }
-}
-
-
 // out += J' g
 static void addJT(mjtNum* out, const acsProblem* p, const mjtNum* g) {
   for (int r=0; r < p->nefc; r++) {
@@ -418,9 +421,9 @@ static void mulMRange(mjtNum* out, const acsProblem* p, const mjtNum* v, int adr
   // transposed entries scattered to its ancestors
   mju_zero(out + adr, num);
   for (int i=adr; i < adr+num; i++) {
-    int adr = p->M_rowadr[i], n = p->M_rownnz[i];
-    const int* col = p->M_colind + adr;
-    const mjtNum* M = p->M + adr;
+    int radr = p->M_rowadr[i], n = p->M_rownnz[i];
+    const int* col = p->M_colind + radr;
+    const mjtNum* M = p->M + radr;
     mjtNum vi = v[i], s = 0;
     for (int j=0; j < n-1; j++) {
       s += M[j] * v[col[j]];
@@ -616,7 +619,7 @@ static void factorHessian(icfWork* iw, const acsProblem* p, int flg_contact) {
   if (!flg_contact) {
     mju_copy(iw->H, p->M, nnzM(p));
   }
-  for (int j=0; j < iw->nrange && flg_contact; j++) {
+  for (int j=0; flg_contact && j < iw->nrange; j++) {
     copyRows(iw->H, p->M, p, iw->range[2*j], iw->range[2*j+1]);
   }
   iw->offpattern = iw->dense = 0;
@@ -747,13 +750,18 @@ static mjtNum rowDelassus(icfWork* iw, const acsProblem* p, int r, mjtNum* x) {
 
 // out = H v = M v + J' G J v
 static void mulH(mjtNum* out, icfWork* iw, const acsProblem* p, const mjtNum* v) {
-  mulM(out, p, v);
-  mulJ(iw->dvc, p, v);
+  // on the iterating islands (the others' Hessians are not read: a diverged island's are not
+  // finite), zero elsewhere
+  mju_zero(out, p->nv);
+  mulMActive(out, iw, p, v);
+  mulJActive(iw->dvc, iw, p, v);
   for (int k=0; k < p->nblock; k++) {
     int adr = p->block_adr[k], dim = p->block_dim[k];
-    mju_mulMatVec(iw->gtry + adr, iw->G + iw->Gadr[k], iw->dvc + adr, dim, dim);
+    if (iw->active[iw->bisland[k]]) {
+      mju_mulMatVec(iw->gtry + adr, iw->G + iw->Gadr[k], iw->dvc + adr, dim, dim);
+    }
   }
-  addJT(out, p, iw->gtry);
+  addJTActive(out, iw, p, iw->gtry);
 }
 
 
@@ -778,8 +786,8 @@ static void icfPrecond(mjtNum* out, const mjtNum* in, void* arg) {
 // du = -H^-1 grad: the factor solves it when H lies in M's pattern, the supernodal factor on the
 // trees off it when they were factored so; otherwise the factor preconditions conjugate
 // gradients, on every iterating island at once with each island's right-hand side scaled to
-// norm 1 (H couples no islands: the solve is the same, and its relative tolerance holds for each
-// island, not only for the one of largest gradient)
+// norm 1 (H couples no islands: the solve is the same, and its relative tolerance, 1e-10 of the
+// norm sqrt(islands iterating), holds for each island, not only for the one of largest gradient)
 static void newtonStep(icfWork* iw, const acsProblem* p) {
   int nv = p->nv;
   mju_scl(iw->du, iw->grad, -1, nv);
@@ -1113,7 +1121,7 @@ int acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
       } else if (mju_sqrt(rn) > 1e-14 + s->newton_tolerance * mju_sqrt(mju_max(mn, jn))) {
         continue;
       }
-      iw.active[i] = 0;
+      stopIsland(&iw, i);
       nactive--;
     }
 
@@ -1153,7 +1161,7 @@ int acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
       mjtNum alpha = lineSearch(&iw, p, i, &stats->nevaluation, &last);
       if (alpha == 0) {
         status = acs_worseStatus(status, acsSTATUS_STALLED);
-        iw.active[i] = 0;
+        stopIsland(&iw, i);
         nactive--;
         continue;
       }
