@@ -462,25 +462,25 @@ static mjtNum islandPotentials(mjtNum* gamma, icfWork* iw, const acsProblem* p,
 }
 
 
-// x' y over the dofs of island i
-static mjtNum islandDot(const mjtNum* x, const mjtNum* y, const icfWork* iw, int i) {
+// x' y over runs [run[2j], run[2j+1]), j in [start[i], start[i+1]) (an island's dofs or rows)
+static mjtNum runDot(const mjtNum* x, const mjtNum* y, const int* run, const int* start, int i) {
   mjtNum s = 0;
-  for (int j=iw->drstart[i]; j < iw->drstart[i+1]; j++) {
-    int a = iw->drun[2*j];
-    s += mju_dot(x + a, y + a, iw->drun[2*j+1] - a);
+  for (int j=start[i]; j < start[i+1]; j++) {
+    s += mju_dot(x + run[2*j], y + run[2*j], run[2*j+1] - run[2*j]);
   }
   return s;
 }
 
 
+// x' y over the dofs of island i
+static mjtNum islandDot(const mjtNum* x, const mjtNum* y, const icfWork* iw, int i) {
+  return runDot(x, y, iw->drun, iw->drstart, i);
+}
+
+
 // x' y over the rows of island i
 static mjtNum islandRowDot(const mjtNum* x, const mjtNum* y, const icfWork* iw, int i) {
-  mjtNum s = 0;
-  for (int j=iw->rrstart[i]; j < iw->rrstart[i+1]; j++) {
-    int a = iw->rrun[2*j];
-    s += mju_dot(x + a, y + a, iw->rrun[2*j+1] - a);
-  }
-  return s;
+  return runDot(x, y, iw->rrun, iw->rrstart, i);
 }
 
 
