@@ -497,11 +497,25 @@ static void stepMatrix(mjtNum* H, acsSweep* gs, const acsProblem* p, const islan
     }
     dense = &own;
   }
+  // the rows' places in the dense matrix and their scales read once (n <= acsSUBSPACE_ROWS)
+  acsASSERT(n <= acsSUBSPACE_ROWS);
+  int pos[acsSUBSPACE_ROWS];
+  mjtNum dr[acsSUBSPACE_ROWS];
+  for (int b=0; b < n; b++) {
+    pos[b] = dense->pos[rows[b]];
+    dr[b] = dense->d ? dense->d[rows[b]] : 1;
+  }
   for (int a=0; a < n; a++) {
-    const mjtNum* ga = dense->g + (size_t)dense->pos[rows[a]] * dense->n;
-    for (int b=0; b < n; b++) {
-      H[a*n+b] = dense->d ? ga[dense->pos[rows[b]]] / (dense->d[rows[a]] * dense->d[rows[b]]) :
-                            ga[dense->pos[rows[b]]];
+    const mjtNum* ga = dense->g + (size_t)pos[a] * dense->n;
+    mjtNum* Ha = H + (size_t)a*n;
+    if (dense->d) {
+      for (int b=0; b < n; b++) {
+        Ha[b] = ga[pos[b]] / (dr[a] * dr[b]);
+      }
+    } else {
+      for (int b=0; b < n; b++) {
+        Ha[b] = ga[pos[b]];
+      }
     }
   }
 }

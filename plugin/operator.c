@@ -402,6 +402,14 @@ static int touchedDofs(const acsProblem* p, const int* rows, int n, acsColumns* 
 }
 
 
+// do rows r1 and r2 of J have the same column pattern
+static int sameJPattern(const acsProblem* p, int r1, int r2) {
+  int n1 = p->J_rownnz[r1];
+  return n1 == p->J_rownnz[r2] &&
+         !memcmp(p->J_colind + p->J_rowadr[r1], p->J_colind + p->J_rowadr[r2], sizeof(int) * n1);
+}
+
+
 int acs_projectFits(const acsProblem* p, const int* rows, int n, acsColumns* w) {
   if ((size_t)(p->nv + 1) * p->nv <= (size_t)w->ndense) {
     return 1;                   // every dof would fit
@@ -450,7 +458,7 @@ int acs_projectRange(mjtNum* y, const acsProblem* p, const int* rows, int n, con
   } else {
     mju_zero(K, nt*nt);
   }
-  for (int a=0; a < n; a++) {
+  for (int a=0; a < n; ) {
     int adr = p->J_rowadr[rows[a]], nnz = p->J_rownnz[rows[a]];
     const int* col = p->J_colind + adr;
     const mjtNum* jr = p->J + adr;
@@ -463,19 +471,50 @@ int acs_projectRange(mjtNum* y, const acsProblem* p, const int* rows, int n, con
       for (int t=0; t < nt; t++) {
         g[t] += xa[t] * y[a];
       }
+      a++;
       continue;
     }
-    mjtNum d2 = dr * dr;
+
+    // the rows from a on that share its pattern (a contact's three) in one pass over their
+    // pairs of entries: each entry of K and g takes the rows' terms in the order of the rows, as
+    // row by row (the same sums); the pattern's places read once for them (lying humanoid,
+    // admm: acs_projectRange 74k -> 60k instructions a step)
+    int m = 1;
+    while (m < kRunRows && a + m < n && sameJPattern(p, rows[a], rows[a+m])) {
+      m++;
+    }
+    const mjtNum* jm[kRunRows] = {jr, NULL, NULL};
+    mjtNum dm[kRunRows] = {dr, 0, 0}, ym[kRunRows] = {y[a], 0, 0};
+    for (int i=1; i < m; i++) {
+      jm[i] = p->J + p->J_rowadr[rows[a+i]];
+      dm[i] = d ? d[rows[a+i]] : 1;
+      ym[i] = y[a+i];
+    }
     for (int c=0; c < nnz; c++) {
       acsASSERT(c == 0 || col[c] > col[c-1]);
       int tc = w->next[col[c]];
       mjtNum* Kc = K + (size_t)tc*nt;
-      mjtNum jc = d2 * jr[c];
-      g[tc] += dr * jr[c] * y[a];
-      for (int e=0; e <= c; e++) {   // a row's columns ascend: so do their places
-        Kc[w->next[col[e]]] += jc * jr[e];
+      mjtNum jc[kRunRows];
+      for (int i=0; i < m; i++) {
+        jc[i] = dm[i] * dm[i] * jm[i][c];
+        g[tc] += dm[i] * jm[i][c] * ym[i];
+      }
+      if (m == 3) {
+        const mjtNum *j0 = jm[0], *j1 = jm[1], *j2 = jm[2];
+        for (int e=0; e <= c; e++) {   // a row's columns ascend: so do their places
+          mjtNum* k = Kc + w->next[col[e]];
+          *k = ((*k + jc[0] * j0[e]) + jc[1] * j1[e]) + jc[2] * j2[e];
+        }
+      } else {
+        for (int e=0; e <= c; e++) {
+          mjtNum* k = Kc + w->next[col[e]];
+          for (int i=0; i < m; i++) {
+            *k += jc[i] * jm[i][e];
+          }
+        }
       }
     }
+    a += m;
   }
   if (dense) {
     denseColumns(K, X, nt, n);
