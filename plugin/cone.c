@@ -88,20 +88,18 @@ void acsu_projectCone(mjtNum* res, const mjtNum* x, const mjtNum* mu, int dim, i
 
   int isotropic = coneWeights(c, kind, mu, dim, dual);
 
-  // norms over weighted components: in the cone's metric and in the dual's metric
-  mjtNum r = 0, rdual = 0, rplain = 0;
+  // norm over weighted components in the cone's metric (in the dual's metric and the plain one
+  // below, each where it is needed: a point inside the cone, the common case, takes neither)
+  mjtNum r = 0, rplain = 0;
   int nweighted = 0;
   for (int k=0; k < n; k++) {
     if (kind[k] == kWeighted) {
       r += (c[k]*xt[k]) * (c[k]*xt[k]);
-      rdual += (xt[k]/c[k]) * (xt[k]/c[k]);
       rplain += xt[k]*xt[k];
       nweighted++;
     }
   }
   r = mju_sqrt(r);
-  rdual = mju_sqrt(rdual);
-  rplain = mju_sqrt(rplain);
 
   // free components pass through, blocked ones vanish
   for (int k=0; k < n; k++) {
@@ -127,13 +125,23 @@ void acsu_projectCone(mjtNum* res, const mjtNum* x, const mjtNum* mu, int dim, i
     return;
   }
 
-  // inside the polar cone: project to the apex
-  if (rdual <= -xn) {
-    res[0] = 0;
+  // inside the polar cone: project to the apex (only where x_n <= 0: the dual norm is not
+  // negative)
+  if (xn <= 0) {
+    mjtNum rdual = 0;
     for (int k=0; k < n; k++) {
-      if (kind[k] == kWeighted) rt[k] = 0;
+      if (kind[k] == kWeighted) {
+        rdual += (xt[k]/c[k]) * (xt[k]/c[k]);
+      }
     }
-    return;
+    rdual = mju_sqrt(rdual);
+    if (rdual <= -xn) {
+      res[0] = 0;
+      for (int k=0; k < n; k++) {
+        if (kind[k] == kWeighted) rt[k] = 0;
+      }
+      return;
+    }
   }
 
   // isotropic cone {||x_t|| <= m x_n}, m = 1/c: closed form
@@ -141,6 +149,7 @@ void acsu_projectCone(mjtNum* res, const mjtNum* x, const mjtNum* mu, int dim, i
     int k0 = 0;
     while (kind[k0] != kWeighted) k0++;
     mjtNum m = 1/c[k0];
+    rplain = mju_sqrt(rplain);
     mjtNum t = (m*rplain + xn) / (m*m + 1);
     res[0] = t;
     for (int k=0; k < n; k++) {
