@@ -846,6 +846,36 @@ static mjtNum aaDot(const mjtNum* a, const mjtNum* b, int n) {
   return v;
 }
 
+// out[b] = base_b v for the m vectors base_b = base + b stride (n entries each), each sum in the
+// order of aaDot (the same values); with a full memory, the five in one pass, their sums
+// independent of each other (aaDot one after another waits on each addition)
+static void aaDots(mjtNum* out, const mjtNum* v, const mjtNum* base, int m, size_t stride,
+                   int n) {
+  _Static_assert(kAAMem == 5, "aaDots unrolls a full memory's five sums");
+  if (m != kAAMem) {
+    for (int b=0; b < m; b++) {
+      out[b] = aaDot(base + b*stride, v, n);
+    }
+    return;
+  }
+  const mjtNum *b0 = base, *b1 = b0 + stride, *b2 = b1 + stride, *b3 = b2 + stride,
+               *b4 = b3 + stride;
+  mjtNum s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0;
+  for (int i=0; i < n; i++) {
+    mjtNum vi = v[i];
+    s0 += b0[i] * vi;
+    s1 += b1[i] * vi;
+    s2 += b2[i] * vi;
+    s3 += b3[i] * vi;
+    s4 += b4[i] * vi;
+  }
+  out[0] = s0;
+  out[1] = s1;
+  out[2] = s2;
+  out[3] = s3;
+  out[4] = s4;
+}
+
 // The vectors of the differences are packed by the island's rows (3 n entries: x, y, z, each in
 // the order of the rows), so that the products run over contiguous memory; the sums are in the
 // order they had when every product went through the island's row list (identical iterates),
@@ -874,9 +904,10 @@ static void andersonStep(admmWork* aw, const admmIsland* is, andersonState* st) 
     mju_sub(dG, g, gp, n3);
     st->nmem = st->nmem < mem ? st->nmem + 1 : mem;
     st->head = (h + 1) % mem;
+    mjtNum row[kAAMem];
+    aaDots(row, dG, aw->aaG, st->nmem, aw->n3, n3);
     for (int b=0; b < st->nmem; b++) {
-      mjtNum v = aaDot(dG, aw->aaG + (size_t)b * aw->n3, n3);
-      aw->aaGram[h*kAAMem + b] = aw->aaGram[b*kAAMem + h] = v;
+      aw->aaGram[h*kAAMem + b] = aw->aaGram[b*kAAMem + h] = row[b];
     }
   }
   mju_copy(T, now, n3);
@@ -897,8 +928,8 @@ static void andersonStep(admmWork* aw, const admmIsland* is, andersonState* st) 
       A[a*m+b] = aw->aaGram[a*kAAMem + b];
     }
     trace += A[a*m+a];
-    gamma[a] = aaDot(aw->aaG + (size_t)a * aw->n3, g, n3);
   }
+  aaDots(gamma, g, aw->aaG, m, aw->n3, n3);
   for (int a=0; a < m; a++) {
     A[a*m+a] += 1e-10 * trace + mjMINVAL;
   }
