@@ -478,7 +478,7 @@ static void luSolve(mjtNum* x, mjtNum* A, mjtNum* v, int n, int* piv, int* used,
 // rows it needs) formed on the n rows
 static void stepMatrix(mjtNum* H, acsSweep* gs, const acsProblem* p, const island* is,
                        const int* rows, int n, const acsDenseG* dense) {
-  acsDenseG own = {gs->Gi, gs->gpos, NULL, gs->gn};
+  acsDenseG own = {gs->Gi, gs->gpos, gs->gn};
   if (!dense && gs->gn < 0) {
     acs_delassusColumns(H, p, rows, n, NULL, gs->scratch, &gs->cols);
     return;
@@ -497,25 +497,17 @@ static void stepMatrix(mjtNum* H, acsSweep* gs, const acsProblem* p, const islan
     }
     dense = &own;
   }
-  // the rows' places in the dense matrix and their scales read once (n <= acsSUBSPACE_ROWS)
+  // the rows' places in the dense matrix read once (n <= acsSUBSPACE_ROWS)
   acsASSERT(n <= acsSUBSPACE_ROWS);
   int pos[acsSUBSPACE_ROWS];
-  mjtNum dr[acsSUBSPACE_ROWS];
   for (int b=0; b < n; b++) {
     pos[b] = dense->pos[rows[b]];
-    dr[b] = dense->d ? dense->d[rows[b]] : 1;
   }
   for (int a=0; a < n; a++) {
     const mjtNum* ga = dense->g + (size_t)pos[a] * dense->n;
     mjtNum* Ha = H + (size_t)a*n;
-    if (dense->d) {
-      for (int b=0; b < n; b++) {
-        Ha[b] = ga[pos[b]] / (dr[a] * dr[b]);
-      }
-    } else {
-      for (int b=0; b < n; b++) {
-        Ha[b] = ga[pos[b]];
-      }
+    for (int b=0; b < n; b++) {
+      Ha[b] = ga[pos[b]];
     }
   }
 }

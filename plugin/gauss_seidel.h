@@ -85,12 +85,11 @@ typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
   acsColumns cols;                // G's assembly by the columns of B
 } acsSweep;
 
-// an island's G + R, dense and scaled (ADMM's D (G + R) D), from which the subspace step reads
-// its matrix in place of forming it from J and Y: rows r, s give g[pos[r]*n + pos[s]] / (d[r] d[s])
+// an island's G + R, dense (ADMM's), from which the subspace step reads its matrix in place of
+// forming it from J and Y: rows r, s give g[pos[r]*n + pos[s]]
 typedef struct acsDenseG_ {
   const mjtNum* g;
   const int*    pos;              // a row's place in g                          (nefc)
-  const mjtNum* d;                // the rows' scales                            (nefc)
   int           n;                // g's order
 } acsDenseG;
 

@@ -139,7 +139,7 @@ typedef struct admmWork_ {
   int*    island_Fadr;            // address of island i's dense matrices, -1: iterative (nisland)
   int*    island_bstart;          // first entry of island i in island_block  (nisland + 1)
   int*    island_block;           // blocks grouped by island                 (nblock)
-  mjtNum* G;                      // dense island blocks of D (G + R) D       (sum n_i^2, dense)
+  mjtNum* G;                      // dense island blocks of G + R, unscaled   (sum n_i^2, dense)
   acsColumns cols;                // their assembly by the columns of B
   mjtNum* F;                      // their Cholesky factors with (eta + rho) I (sum n_i^2, dense)
   mjtNum* Pinv;                   // iterative islands: inverse diagonal blocks of F (sum dim^2)
@@ -358,9 +358,11 @@ static void buildIslands(admmWork* aw, const acsProblem* p) {
     }
   }
 
-  // dense scaled blocks D (G + R) D of the small islands (wz: the dof scratch, zero here and
-  // left zero, as islandMatvec expects it); the large ones, and those with many more rows than
-  // dofs (a pile of free bodies: K is the smaller matrix), by Woodbury's identity
+  // dense blocks G + R of the small islands, unscaled: D (G + R) D is formed where it is
+  // factored, and the subspace step reads G + R itself (before, it divided each entry of the
+  // scaled block by its rows' scales: 4% of the Shadow hand's admm step) (wz: the dof scratch,
+  // zero here and left zero, as islandMatvec expects it); the large ones, and those with many
+  // more rows than dofs (a pile of free bodies: K is the smaller matrix), by Woodbury's identity
   mju_zero(aw->wz, p->nv);
   size_t adr = 0;
   for (int i=0; i < nisland; i++) {
@@ -373,7 +375,7 @@ static void buildIslands(admmWork* aw, const acsProblem* p) {
     const int* rows = aw->island_rows + aw->island_start[i];
     mjtNum* G = aw->G + adr;
     aw->island_Fadr[i] = (int)adr;
-    acs_delassusColumns(G, p, rows, n, aw->d, aw->wz, &aw->cols);
+    acs_delassusColumns(G, p, rows, n, NULL, aw->wz, &aw->cols);
     adr += (size_t)n*n;
   }
   if (aw->woodbury) {
@@ -562,8 +564,15 @@ static void factorIsland(admmWork* aw, const acsProblem* p, const admmIsland* is
   int n = is->n;
   if (aw->island_Fadr[is->id] >= 0) {
     mjtNum* F = aw->F + aw->island_Fadr[is->id];
-    mju_copy(F, aw->G + aw->island_Fadr[is->id], n*n);
+    const mjtNum* G = aw->G + aw->island_Fadr[is->id];
+    mjtNum* dl = aw->cp;            // the rows' scales, island-local (cp: scratch here)
     for (int r=0; r < n; r++) {
+      dl[r] = aw->d[is->rows[r]];
+    }
+    for (int r=0; r < n; r++) {     // D (G + R) D + diag I
+      for (int c=0; c < n; c++) {
+        F[r*n+c] = dl[r] * G[r*n+c] * dl[c];
+      }
       F[r*n+r] += diag;
     }
     mju_cholFactor(F, n, mjMINVAL);
@@ -636,14 +645,15 @@ static mjtNum spectralRatio(mjtNum L, mjtNum m) {
 }
 
 
-// largest diagonal entry of a dense island's scaled G~ (a lower bound of its largest eigenvalue);
-// -inf for an island without its dense G~
+// largest diagonal entry of a dense island's scaled G~ = D (G + R) D (a lower bound of its
+// largest eigenvalue); -inf for an island without its dense G + R
 static mjtNum islandMaxDiag(const admmWork* aw, const admmIsland* is) {
   int adr = aw->island_Fadr[is->id], n = is->n;
   mjtNum gmax = -INFINITY;
   if (adr >= 0) {
     for (int r=0; r < n; r++) {
-      gmax = mju_max(gmax, aw->G[adr + r*n + r]);
+      mjtNum dr = aw->d[is->rows[r]];
+      gmax = mju_max(gmax, dr * aw->G[adr + r*n + r] * dr);
     }
   }
   return gmax;
@@ -667,8 +677,14 @@ static mjtNum powerIteration(admmWork* aw, const acsProblem* p, const admmIsland
   mjtNum est = 0;
   int restarted = 0;
   for (int it=0; it < kPowerIterations; it++) {
-    if (G) {
-      mju_mulMatVec(Gv, G, v, n, n);
+    if (G) {                      // D (G + R) D v (cp: scratch, as below)
+      for (int r=0; r < n; r++) {
+        aw->cp[r] = aw->d[is->rows[r]] * v[r];
+      }
+      mju_mulMatVec(Gv, G, aw->cp, n, n);
+      for (int r=0; r < n; r++) {
+        Gv[r] *= aw->d[is->rows[r]];
+      }
     } else {
       // the operator through the rows: scatter the island-local vector to rows and back
       for (int r=0; r < n; r++) {
@@ -966,7 +982,7 @@ static void andersonNext(admmWork* aw, const admmIsland* is, andersonState* aa, 
 // rest (F: the blocks it holds with equality, acs_blockActive 1, and the contacts and limits left
 // with no velocity on any row, closed and not slipping), scaled (D^-1: ADMM's variables),
 // projected onto the range of G~_FF (acs_projectRange on the dofs the rows touch, or where they do
-// not fit, acs_denseProjectRange on G~_FF read from the island's dense G~). The step solves
+// not fit, acs_denseProjectRange on G~_FF formed from the island's dense G + R). The step solves
 // G_FF df = -a_F for them with the rows that depend on others dropped (df = 0 there): on a
 // hyperstatic set (more rows at rest than the bodies' freedom: a box's four corners) that is one
 // of the many solutions, with internal forces, the corners pushing against each other (a force
@@ -975,7 +991,7 @@ static void andersonNext(admmWork* aw, const admmIsland* is, andersonState* aa, 
 // et al.'s Fig. 12): the warm start's distribution carried on. Return 2 if projected, 1 if the
 // rows are independent (the step is the only change that solves them: kept as it is; one
 // factorization each), 0 if nothing to project (fewer than two rows, or compliance: G + R has no
-// null space), -1 if it cannot (too many dofs for the workspace, and no dense G~)
+// null space), -1 if it cannot (too many dofs for the workspace, and no dense G + R)
 static int minimumNormStep(admmWork* aw, const acsProblem* p, const admmIsland* is,
                            const mjtNum* force, mjtNum tolerance) {
   if (p->R) {
@@ -1001,7 +1017,7 @@ static int minimumNormStep(admmWork* aw, const acsProblem* p, const admmIsland* 
   }
 
   // on the dofs the rows touch; where those do not fit its workspace, on the rows, from the
-  // island's dense G~ (aw->pos: the rows' places there; a chain of 150 hinges held at its tip:
+  // island's dense G + R (aw->pos: the rows' places there; a chain of 150 hinges held at its tip:
   // 3 rows on 150 dofs). On the rows it takes a factor of nF^3 / 6 and the dropped rows' null
   // vectors: more than on the dofs where the rows outnumber the dofs they touch (the lying
   // humanoid, 34 rows on 27 dofs: 4.0 against 3.5 us a try; the Shadow hand, 53 rows: 8.5
@@ -1010,10 +1026,11 @@ static int minimumNormStep(admmWork* aw, const acsProblem* p, const admmIsland* 
   int adr = aw->island_Fadr[is->id];
   if (projected < 0 && adr >= 0 && nF <= aw->nmn) {
     const mjtNum* G = aw->G + adr;
-    for (int a=0; a < nF; a++) {
+    for (int a=0; a < nF; a++) {   // scaled: D (G + R) D
       const mjtNum* Ga = G + (size_t)aw->pos[aw->mnrows[a]] * is->n;
+      mjtNum da = aw->d[aw->mnrows[a]];
       for (int b=0; b < nF; b++) {
-        aw->mnG[a*nF+b] = Ga[aw->pos[aw->mnrows[b]]];
+        aw->mnG[a*nF+b] = da * Ga[aw->pos[aw->mnrows[b]]] * aw->d[aw->mnrows[b]];
       }
     }
     projected = acs_denseProjectRange(aw->mndy, aw->mnG, nF, aw->mnwork, kMinNormPivot) > 0;
@@ -1060,7 +1077,7 @@ static int subspaceStart(mjtNum* force, mjtNum* ncp, acsStats* stats, admmWork* 
       return 0;
     }
   }
-  // nor, on an island without its dense G~ (the least change then formed on the dofs the rows
+  // nor, on an island without its dense G + R (the least change then formed on the dofs the rows
   // touch), where the least change might not fit its workspace: the step would be computed and
   // then refused (a chain of 200 hinges held at its tip: 2.01 factorizations a step, against 1.01
   // without the start; testAdmmSubspaceTooLarge)
@@ -1072,9 +1089,9 @@ static int subspaceStart(mjtNum* force, mjtNum* ncp, acsStats* stats, admmWork* 
     aw->fsub[is->rows[j]] = force[is->rows[j]];
   }
 
-  // the step's matrix from the island's dense D (G + R) D where there is one (on the Shadow hand
+  // the step's matrix from the island's dense G + R where there is one (on the Shadow hand
   // forming it from J and Y took 40% of the step's instructions, reading it takes 25%)
-  acsDenseG dense = {adr >= 0 ? aw->G + adr : NULL, aw->pos, aw->d, is->n};
+  acsDenseG dense = {adr >= 0 ? aw->G + adr : NULL, aw->pos, is->n};
   for (int j=0; adr >= 0 && j < is->n; j++) {
     aw->pos[is->rows[j]] = j;
   }

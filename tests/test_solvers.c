@@ -1164,10 +1164,11 @@ static void testAdmmPolish(void) {
 }
 
 
-// the subspace step reads its matrix from a caller's dense scaled G + R (ADMM's D (G + R) D, for
-// polishing) when given one: the same step as from J and Y, on the humanoid's problems of up to
-// 128 rows, from an ADMM iterate at 1e-3 (an active set, not a solution), with scales 1 to 1.6
-// by row. The two matrices differ by rounding (1e-16 relative), amplified by the active sets'
+// the subspace step reads its matrix from a caller's dense G + R (ADMM's island matrix, for its
+// start and polishing) when given one: the same step as from J and Y, on the humanoid's problems
+// of up to 128 rows, from an ADMM iterate at 1e-3 (an active set, not a solution), the dense
+// matrix formed by rows (the step forms its own by columns where it can). The two matrices
+// differ by rounding (1e-16 relative), amplified by the active sets'
 // conditioning: forces agree to 1e-8 of the largest (seen 1.2e-12), the decisions (kept or not)
 // alike. The steps take the solvers' default tolerance 1e-6: with 0, the move along a null
 // vector (a full step that leaves a loaded contact moving apart) answers rounding-level
@@ -1188,18 +1189,16 @@ static void denseVisit(const acsProblem* p, pairScratch* sc, void* arg) {
   s.admm_polish = 0;
   acsStats st;
   solveFromZero(sc->f[0], sc->a[0], &st, sc->w, p, &s);
-  mjtNum* scale = mju_malloc(sizeof(mjtNum) * n);
   mjtNum* gd = mju_malloc(sizeof(mjtNum) * n * n);
   int* pos = mju_malloc(sizeof(int) * n);
   int* blocks = mju_malloc(sizeof(int) * p->nblock);
   for (int r=0; r < n; r++) {
-    scale[r] = 1 + 0.1 * (r % 7);
     pos[r] = r;
   }
   for (int k=0; k < p->nblock; k++) {
     blocks[k] = k;
   }
-  acs_delassusRows(gd, p, pos, n, scale, sc->w);
+  acs_delassusRows(gd, p, pos, n, NULL, sc->w);
   acsSweep gs;
   void* buf = sweepWorkspace(&gs, p);
   int kept[2];
@@ -1208,7 +1207,7 @@ static void denseVisit(const acsProblem* p, pairScratch* sc, void* arg) {
     mjtNum ncp, res;
     mju_copy(sc->f[v], sc->a[1], n);
     acs_mulYT(sc->w, p, sc->f[v]);
-    acsDenseG dense = {gd, pos, scale, n};
+    acsDenseG dense = {gd, pos, n};
     kept[v] = acs_subspaceStep(sc->f[v], &ncp, &res, &gs, sc->w, p, blocks, p->nblock, n,
                                v ? &dense : NULL, 1e-6);
   }
@@ -1225,7 +1224,6 @@ static void denseVisit(const acsProblem* p, pairScratch* sc, void* arg) {
   mju_free(blocks);
   mju_free(pos);
   mju_free(gd);
-  mju_free(scale);
 }
 
 static void testSubspaceDenseMatrix(void) {
