@@ -1089,7 +1089,9 @@ static void compareLever(leverTally* tl, const char* reference, const char* leve
 
 
 // ADMM's Anderson acceleration (acs_admm_anderson, from the 10th iteration), on the problems plain
-// ADMM solves in more than 30 iterations
+// ADMM solves in more than 30 iterations: at most 40% of plain ADMM's iterations over them
+// (MuJoCo 4.0: admm 34%, ccp-admm 22%; 3.12: 33%, 15%). With a wrong Gram matrix (two of its
+// new row's entries swapped) the extrapolation still helps, but less: 60% and 45% (4.0)
 static void setAnderson(acsSettings* s, int lever) {
   s->admm_anderson = lever ? 5 : 0;
 }
@@ -1097,6 +1099,9 @@ static void setAnderson(acsSettings* s, int lever) {
 static void testAdmmAnderson(void) {
   leverTally tl = {setAnderson, NULL, 30, {0, 0}, 1, {{0}}, {{0}}, 0, 0, 0, 0};
   compareLever(&tl, "plain", "accelerated");
+  for (int q=0; q < 2; q++) {
+    ENSURE(5 * tl.iters[q][1] <= 2 * tl.iters[q][0]);
+  }
 }
 
 
