@@ -90,12 +90,11 @@ void acsu_projectCone(mjtNum* res, const mjtNum* x, const mjtNum* mu, int dim, i
 
   // norm over weighted components in the cone's metric (in the dual's metric and the plain one
   // below, each where it is needed: a point inside the cone, the common case, takes neither)
-  mjtNum r = 0, rplain = 0;
+  mjtNum r = 0;
   int nweighted = 0;
   for (int k=0; k < n; k++) {
     if (kind[k] == kWeighted) {
       r += (c[k]*xt[k]) * (c[k]*xt[k]);
-      rplain += xt[k]*xt[k];
       nweighted++;
     }
   }
@@ -148,7 +147,12 @@ void acsu_projectCone(mjtNum* res, const mjtNum* x, const mjtNum* mu, int dim, i
   if (isotropic) {
     int k0 = 0;
     while (kind[k0] != kWeighted) k0++;
-    mjtNum m = 1/c[k0];
+    mjtNum m = 1/c[k0], rplain = 0;
+    for (int k=0; k < n; k++) {
+      if (kind[k] == kWeighted) {
+        rplain += xt[k]*xt[k];
+      }
+    }
     rplain = mju_sqrt(rplain);
     mjtNum t = (m*rplain + xn) / (m*m + 1);
     res[0] = t;

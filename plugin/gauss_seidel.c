@@ -467,8 +467,8 @@ static void luSolve(mjtNum* x, mjtNum* A, mjtNum* v, int n, int* piv, int* used,
 }
 
 
-// G + R on n rows into H (n x n): read from the island's dense matrix when the caller gave one
-// (its rows scaled by d); in the Gauss-Seidel driver (gs->gn >= 0) from G on every row of the
+// G + R on n rows into H (n x n): read from the island's dense G + R when the caller gave one
+// (admm's); in the Gauss-Seidel driver (gs->gn >= 0) from G on every row of the
 // island (gs->Gi), formed from the rows of B (or J and Y) at the island's first subspace step: G
 // does not change within a solve, and the steps' passes and sets need it on rows that overlap
 // (pgs over the humanoid's first 600 steps: 3.4 matrices of 29 rows a step, formed again each

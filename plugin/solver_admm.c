@@ -145,7 +145,8 @@ typedef struct admmWork_ {
   mjtNum* Pinv;                   // iterative islands: inverse diagonal blocks of F (sum dim^2)
   mjtNum* Gkk;                    // iterative islands: diagonal blocks of D (G + R) D (sum dim^2)
   int*    Padr;                   // address of block k in Pinv and Gkk       (nblock)
-  mjtNum *cr, *cp, *cq, *cz;      // conjugate gradient vectors               (nefc)
+  mjtNum *cr, *cp, *cq, *cz;      // conjugate gradient vectors (cp: scratch of dense islands too)
+                                  //                                          (nefc)
   mjtNum sigma;                   // current diagonal shift eta + rho
   mjtNum *x, *xprev, *y, *yprev, *z, *s, *rhs, *a, *loc;   // (nefc)
   mjtNum *d;                      // row scaling f = d f~                     (nefc)
@@ -569,8 +570,8 @@ static void factorIsland(admmWork* aw, const acsProblem* p, const admmIsland* is
     for (int r=0; r < n; r++) {
       dl[r] = aw->d[is->rows[r]];
     }
-    for (int r=0; r < n; r++) {     // D (G + R) D + diag I
-      for (int c=0; c < n; c++) {
+    for (int r=0; r < n; r++) {     // D (G + R) D + diag I, the lower triangle (the factor's)
+      for (int c=0; c <= r; c++) {
         F[r*n+c] = dl[r] * G[r*n+c] * dl[c];
       }
       F[r*n+r] += diag;

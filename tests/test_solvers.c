@@ -669,11 +669,11 @@ static void testAdmmSubspaceStart(void) {
 
 // admm's subspace start is not tried where its least change might not fit its workspace: a chain
 // of 150 hinges held at its tip by a connect equality (3 rows on 150 dofs), its island without a
-// dense G~ (acs_testAdmmDenseRows 1), so that the least change is formed on the dofs: K = A'A and
+// dense G + R (acs_testAdmmDenseRows 1), so that the least change is formed on the dofs: K = A'A and
 // A'y take (150 + 1) 150 numbers, above the 16384 of acsColumns. Its steps with the start on are
 // then those with it off, to the bit: the same positions, iterations and factorizations over 50
 // steps (without the check, the start's step was computed and refused on every step: one
-// factorization more a step). With the island's dense G~ (the default) the least change is formed
+// factorization more a step). With the island's dense G + R (the default) the least change is formed
 // on its 3 rows, and the start ends the solves (50 iterations in place of 558)
 static void testAdmmSubspaceTooLarge(void) {
   int ndof = 150;
@@ -707,7 +707,7 @@ static void testAdmmSubspaceTooLarge(void) {
     }
     int same = !memcmp(d[0]->qpos, d[1]->qpos, sizeof(mjtNum) * m->nq);
     printf("  chain of %d hinges, %s: start off %d iterations, %d factorizations; on %d, %d; "
-           "positions %s\n", ndof, dense ? "dense G~" : "no dense G~", niter[0], nfactor[0],
+           "positions %s\n", ndof, dense ? "dense G + R" : "no dense G + R", niter[0], nfactor[0],
            niter[1], nfactor[1], same ? "the same" : "differ");
     if (!dense) {
       ENSURE(niter[0] > 0 && same && niter[1] == niter[0] && nfactor[1] == nfactor[0]);
