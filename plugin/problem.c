@@ -298,9 +298,24 @@ static int chainDof(const mjModel* m, int b) {
 }
 
 
-// the dofs of the chains of a contact's two bodies, descending, each once (cand: nv); -1 if the
-// block is not a contact between two geoms (a flex contact, another constraint)
-static int contactChains(int* cand, const mjModel* m, const mjData* d, const blockAsm* blk) {
+// the dofs where a block's MuJoCo rows can be non-zero, descending, each once (cand: nv): a
+// contact's between two geoms, the dofs of the chains of its two bodies; a joint's limit, the
+// joint's dofs; a dof's friction loss, that dof. -1 for the others (a flex contact, a tendon's
+// rows, an equality): every dof. (A Shadow hand's limits and friction losses, rows of one dof
+// each, had all 30 dofs tested)
+static int candidateDofs(int* cand, const mjModel* m, const mjData* d, const blockAsm* blk) {
+  int type = d->efc_type[blk->i], id = d->efc_id[blk->i];
+  if (type == mjCNSTR_FRICTION_DOF) {
+    cand[0] = id;
+    return 1;
+  }
+  if (type == mjCNSTR_LIMIT_JOINT) {
+    int n = m->jnt_type[id] == mjJNT_BALL ? 3 : m->jnt_type[id] == mjJNT_FREE ? 6 : 1;
+    for (int c=0; c < n; c++) {
+      cand[c] = m->jnt_dofadr[id] + n-1 - c;
+    }
+    return n;
+  }
   if (blk->btype != acsBLOCK_CONTACT) {
     return -1;
   }
@@ -375,12 +390,13 @@ static void blockPattern(assembly* as, blockAsm* blk) {
       }
     }
   } else {
-    // dense rows: the columns, in order, where any of the block's rows is non-zero; of a contact
-    // between two geoms, only its bodies' chains can be (MuJoCo's contact Jacobian): those are
-    // tested (the same pattern; Fetch push: admm 714k -> 708k instructions a step)
+    // dense rows: the columns, in order, where any of the block's rows is non-zero; only the
+    // candidates can be (candidateDofs: of a contact between two geoms, its bodies' chains, by
+    // MuJoCo's contact Jacobian; of a joint's limit, its dofs): those are tested (the same
+    // pattern; Fetch push: admm 714k -> 708k instructions a step with the contacts' chains)
     const mjtNum* J = d->efc_J + (size_t)blk->i*nv;
     int* cand = acsBUF(ctx, dof_anc, int);   // scratch here: the pattern of B comes after
-    int ncand = contactChains(cand, m, d, blk);
+    int ncand = candidateDofs(cand, m, d, blk);
     for (int q=(ncand < 0 ? nv : ncand) - 1; q >= 0; q--) {
       int dof = ncand < 0 ? nv-1 - q : cand[q];
       int nz = 0;
