@@ -392,8 +392,9 @@ static void blockPattern(assembly* as, blockAsm* blk) {
   } else {
     // dense rows: the columns, in order, where any of the block's rows is non-zero; only the
     // candidates can be (candidateDofs: of a contact between two geoms, its bodies' chains, by
-    // MuJoCo's contact Jacobian; of a joint's limit, its dofs): those are tested (the same
-    // pattern; Fetch push: admm 714k -> 708k instructions a step with the contacts' chains)
+    // MuJoCo's contact Jacobian; of a joint's limit, its dofs; of a dof's friction loss, that
+    // dof): those are tested (the same pattern; Fetch push: admm 714k -> 708k instructions a
+    // step with the contacts' chains)
     const mjtNum* J = d->efc_J + (size_t)blk->i*nv;
     int* cand = acsBUF(ctx, dof_anc, int);   // scratch here: the pattern of B comes after
     int ncand = candidateDofs(cand, m, d, blk);

@@ -80,14 +80,14 @@
 // The solve stops on the residual of its law (NCP or CCP, residual.c) of the unscaled forces,
 // like every acs solver. ADMM's iterates are not monotone: an interrupted solve returns its best
 // iterate: the NCP's best has the lowest residual, the CCP's the lowest objective
-// 1/2 f'(G + R) f + b'f (never worse than the warm start's). The iterates are feasible, and a feasible f exceeds the
-// optimum by at least 1/2 (f - f*)'(G + R)(f - f*) (the M-norm of its error in qacc), whereas the
-// residual mixes forces, velocities and their products: a warm start lacking the force of a new
-// contact has a moderate residual (its dual violation), the iterates building that force up have
-// larger ones (their complementarity f.a) until they nearly converge. Chosen by residual, the
-// interrupted solve kept returning the warm start, and dm_control's dog sank through the floor;
-// the NCP, which has no objective, leaves the warm start out of the choice for the same reason
-// (Shadow hand's egg sank 3 cm into the palm).
+// 1/2 f'(G + R) f + b'f (never worse than the warm start's). The iterates are feasible, and a
+// feasible f exceeds the optimum by at least 1/2 (f - f*)'(G + R)(f - f*) (the M-norm of its
+// error in qacc), whereas the residual mixes forces, velocities and their products: a warm start
+// lacking the force of a new contact has a moderate residual (its dual violation), the iterates
+// building that force up have larger ones (their complementarity f.a) until they nearly
+// converge. Chosen by residual, the interrupted solve kept returning the warm start, and
+// dm_control's dog sank through the floor; the NCP, which has no objective, leaves the warm start
+// out of the choice for the same reason (Shadow hand's egg sank 3 cm into the palm).
 
 #include <math.h>
 #include <string.h>
@@ -1168,13 +1168,14 @@ static int solveIslandAdmm(mjtNum* force, int* niter, mjtNum* last, mjtNum* rho_
   mjtNum resncp = 0, res = 0;
   if (aw->wcleared) {
     islandVelocity(&resncp, &res, aw, p, is, force, model);
-  }
-  for (int j=0; !aw->wcleared && j < is->nb; j++) {
-    int k = is->blocks[j], adr = p->block_adr[k];
-    mjtNum rn = acs_blockResidual(p, k, force + adr, aw->a + adr, acsMODEL_NCP);
-    mjtNum rm = ncp ? rn : acs_blockResidual(p, k, force + adr, aw->a + adr, model);
-    resncp = rn > resncp || isnan(rn) ? rn : resncp;
-    res = rm > res || isnan(rm) ? rm : res;
+  } else {
+    for (int j=0; j < is->nb; j++) {
+      int k = is->blocks[j], adr = p->block_adr[k];
+      mjtNum rn = acs_blockResidual(p, k, force + adr, aw->a + adr, acsMODEL_NCP);
+      mjtNum rm = ncp ? rn : acs_blockResidual(p, k, force + adr, aw->a + adr, model);
+      resncp = rn > resncp || isnan(rn) ? rn : resncp;
+      res = rm > res || isnan(rm) ? rm : res;
+    }
   }
   *niter = 0;
   *last = resncp;

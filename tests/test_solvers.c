@@ -669,12 +669,12 @@ static void testAdmmSubspaceStart(void) {
 
 // admm's subspace start is not tried where its least change might not fit its workspace: a chain
 // of 150 hinges held at its tip by a connect equality (3 rows on 150 dofs), its island without a
-// dense G + R (acs_testAdmmDenseRows 1), so that the least change is formed on the dofs: K = A'A and
-// A'y take (150 + 1) 150 numbers, above the 16384 of acsColumns. Its steps with the start on are
-// then those with it off, to the bit: the same positions, iterations and factorizations over 50
-// steps (without the check, the start's step was computed and refused on every step: one
-// factorization more a step). With the island's dense G + R (the default) the least change is formed
-// on its 3 rows, and the start ends the solves (50 iterations in place of 558)
+// dense G + R (acs_testAdmmDenseRows 1), so that the least change is formed on the dofs: K = A'A
+// and A'y take (150 + 1) 150 numbers, above the 16384 of acsColumns. Its steps with the start on
+// are then those with it off, to the bit: the same positions, iterations and factorizations over
+// 50 steps (without the check, the start's step was computed and refused on every step: one
+// factorization more a step). With the island's dense G + R (the default) the least change is
+// formed on its 3 rows, and the start ends the solves (50 iterations in place of 558)
 static void testAdmmSubspaceTooLarge(void) {
   int ndof = 150;
   mjModel* m = acst_loadChain(ndof, 0, 1, 0);
@@ -1110,9 +1110,10 @@ static void testAdmmAnderson(void) {
 // of it) leaves the next islands to form theirs again. Three boxes on a plane, the first of them
 // resting on its four corners (12 rows of 6 entries against 18 dofs), the others sliding and
 // spinning: each step taken together and by each box alone from its state in the scene, the same
-// velocities to 1e-12 (seen 6.7e-17; not the same iterations on every step: the penalty carried
-// to the next step is the largest of the islands'). With the next islands reading the cleared w:
-// 6.5e-2 m/s apart
+// velocities to 1e-8 (seen 6.7e-17: every solve ends exactly, by the warm start, the subspace
+// start or polishing; one ended by ADMM's tolerance would differ by about 1e-9, the iterations
+// not the same on every step: the penalty carried to the next step is the largest of the
+// islands'). With the next islands reading the cleared w: 6.5e-2 m/s apart
 static void testAdmmIslandsAlone(void) {
   static const char* kBox[3] = {
     "<body pos='0 0 0.1'><freejoint/><geom type='box' size='0.2 0.1 0.1' mass='3'/></body>",
@@ -1165,7 +1166,7 @@ static void testAdmmIslandsAlone(void) {
   }
   printf("  three boxes: velocities differ from each box's own scene by %.1e, iterations not the "
          "most of the boxes' on %d of 150 steps (%d in all)\n", worst, wrongiter, iters);
-  ENSURE_LE(worst, 1e-12);
+  ENSURE_LE(worst, 1e-8);
   for (int j=0; j <= 3; j++) {
     acs_deleteContext(ctx[j]);
     mj_deleteData(d[j]);

@@ -114,7 +114,9 @@ typedef struct acsProblem_ {
                                   //   violation norm (equality), m or rad          (nblock x 1)
 
   // islands: groups of blocks coupled through shared kinematic trees (G is block-diagonal
-  // over islands). Nullable: block_island NULL means one island holding every block
+  // over islands, and the rows of two islands touch no dof in common: the solvers keep each
+  // island's products on its own dofs). Nullable: block_island NULL means one island holding
+  // every block
   int           nisland;          // number of islands
   const int*    block_island;     // island of block                                (nblock x 1)
   const int*    island_nefc;      // rows in island                                 (nisland x 1)
