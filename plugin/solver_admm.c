@@ -1169,13 +1169,7 @@ static int solveIslandAdmm(mjtNum* force, int* niter, mjtNum* last, mjtNum* rho_
   if (aw->wcleared) {
     islandVelocity(&resncp, &res, aw, p, is, force, model);
   } else {
-    for (int j=0; j < is->nb; j++) {
-      int k = is->blocks[j], adr = p->block_adr[k];
-      mjtNum rn = acs_blockResidual(p, k, force + adr, aw->a + adr, acsMODEL_NCP);
-      mjtNum rm = ncp ? rn : acs_blockResidual(p, k, force + adr, aw->a + adr, model);
-      resncp = rn > resncp || isnan(rn) ? rn : resncp;
-      res = rm > res || isnan(rm) ? rm : res;
-    }
+    acs_blocksResidualAt(&resncp, &res, aw->a, p, is->blocks, is->nb, force, model);
   }
   *niter = 0;
   *last = resncp;

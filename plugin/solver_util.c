@@ -90,10 +90,19 @@ int acs_worseStatus(int a, int b) {
 void acs_blocksResidual(mjtNum* ncp, mjtNum* res, mjtNum* a, const acsProblem* p,
                         const int* blocks, int nblock, const unsigned char* shared,
                         const mjtNum* w, const mjtNum* f, int model) {
+  for (int j=0; j < nblock; j++) {
+    int k = blocks[j];
+    acs_velocityBlock(a + p->block_adr[k], p, k, w, f, shared ? shared[k] : 0);
+  }
+  acs_blocksResidualAt(ncp, res, a, p, blocks, nblock, f, model);
+}
+
+
+void acs_blocksResidualAt(mjtNum* ncp, mjtNum* res, const mjtNum* a, const acsProblem* p,
+                          const int* blocks, int nblock, const mjtNum* f, int model) {
   *ncp = *res = 0;
   for (int j=0; j < nblock; j++) {
     int k = blocks[j], adr = p->block_adr[k];
-    acs_velocityBlock(a + adr, p, k, w, f, shared ? shared[k] : 0);
     mjtNum rn = acs_blockResidual(p, k, f + adr, a + adr, acsMODEL_NCP);
     mjtNum rm = model == acsMODEL_NCP ? rn : acs_blockResidual(p, k, f + adr, a + adr, model);
     *ncp = rn > *ncp || isnan(rn) ? rn : *ncp;

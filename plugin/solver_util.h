@@ -63,6 +63,10 @@ void acs_blocksResidual(mjtNum* ncp, mjtNum* res, mjtNum* a, const acsProblem* p
                         const int* blocks, int nblock, const unsigned char* shared,
                         const mjtNum* w, const mjtNum* f, int model);
 
+// the same residuals at the velocities a already holds for f on the blocks' rows
+void acs_blocksResidualAt(mjtNum* ncp, mjtNum* res, const mjtNum* a, const acsProblem* p,
+                          const int* blocks, int nblock, const mjtNum* f, int model);
+
 
 //---------------------------------- iterations ----------------------------------------------------
 
