@@ -1010,9 +1010,9 @@ static int activeSetStep(mjtNum* len, mjtNum* force, mjtNum* ncp, mjtNum* res, a
   // 89.4% and 76.3% -> 84.9% at 1e-3, 1e-4 and 1e-2 (24, 24 and 16 runs), 22 -> 20, 21 -> 19 and
   // 33 -> 25 sweeps a step; the Shadow hand level (92.0% -> 92.0%, 89.4% -> 89.3%, 32 runs);
   // admm's subspace start on the dog a draw (87.4% -> 84.7%, 87.1% -> 89.5%, 81.3% -> 82.0%, 16
-  // runs). Not for raisim (angles 0): it left raisim's ensembles as they were and took
-  // its sliding cube to the NCP's deceleration (3.913 m/s^2 where raisim's own answer is 3.882
-  // and mu g 3.924)
+  // runs). The moves are not for raisim (angles 0): the normal rows' left raisim's ensembles as
+  // they were and took its sliding cube to the NCP's deceleration (3.913 m/s^2 where raisim's
+  // own answer is 3.882 and mu g 3.924)
   if (gs->angles && *len >= 1 && *res > tol && gs->moved < kNullMoves + gs->rejoined) {
     int jsep = -1;                // the unknown of the loaded normal row moving the most
     mjtNum worst = 0, bmax = islandFreeVelocity(p, is);
@@ -1031,7 +1031,7 @@ static int activeSetStep(mjtNum* len, mjtNum* force, mjtNum* ncp, mjtNum* res, a
     }
 
     // none: the friction row of a sticking contact that slips the most (by mu f_n |a|): its
-    // friction grows against the slip until it, or another block, reaches a bound (jslip: that
+    // friction changes against the slip until it, or another block, reaches a bound (jslip: that
     // unknown, kslip its block)
     int jslip = -1, kslip = -1;
     for (int j=0; jsep < 0 && j < is->nblock; j++) {
@@ -1087,12 +1087,12 @@ static int activeSetStep(mjtNum* len, mjtNum* force, mjtNum* ncp, mjtNum* res, a
         }
       }
 
-      // a slipping friction row: past its cone's edge (twice the friction it can still take on
-      // that row), so that the step stops at the first bound, its own or another block's
+      // a slipping friction row: at least twice the way to that row's edge (unless its normal
+      // force grows as fast), so that the move stops at the first bound, its own or another's
       if (kslip >= 0) {
-        int r = gs->rows[jslip], adr = p->block_adr[kslip];
-        mjtNum d = mju_abs(gs->df[r]);
-        mjtNum reach = 2 * (p->block_mu[5*kslip + r-adr-1] * force[adr] + mju_abs(force[r]));
+        int row = gs->rows[jslip], adr = p->block_adr[kslip];
+        mjtNum d = mju_abs(gs->df[row]);
+        mjtNum reach = 2 * (p->block_mu[5*kslip + row-adr-1] * force[adr] + mju_abs(force[row]));
         gmin = d > 0 ? mju_min(gmin, reach / d) : gmin;
       }
       for (int j=0; gmin < INFINITY && j < is->nblock; j++) {
