@@ -70,7 +70,7 @@ typedef struct acsSweep_ {        // workspace of the Gauss-Seidel driver
   int*     piv;                   // the angles' contacts, the unknowns' order
                                   //   (sticking, then the others), elimination
                                   //   scratch                                    (4 nefc)
-  mjtNum*  sv;                    // the Schur complement's vectors              (4 nefc)
+  mjtNum*  sv;                    // the Schur complement's vectors              (5 nefc)
   mjtNum*  Gi;                    // G on every row of the island, formed at its
                                   //   first subspace step       (largest n_i^2)
   int*     gpos;                  // a row's place in Gi                         (nefc)

@@ -423,6 +423,72 @@ static void testSubspaceAngles(void) {
 }
 
 
+// a box on two condim-4 contacts 2 mm apart (the Shadow hand's block on its palm), spun just past
+// the torque their friction holds and pushed along the line through them by 1e-4 g: both slide,
+// spinning (0.2 rad/s^2) more than they slip (2e-4 m/s^2 across the line, 1e-7 along it). A
+// pair of friction forces along that line pulling the contacts apart is internal: it moves no
+// velocity, and only the slip along the line (|mu o a_t| of 1e-3 against f_n mu^2 G of 25 in the
+// step's matrix) tells the friction's direction. pgs from the answer with such a pair added (its
+// friction on the cone's edges) reaches 1e-9 and the answer (admm's to 1e-12): measured 7
+// sweeps, bound 50. Broken (the angles' pivots held to kSubspaceLU times their columns' largest
+// entries, as before kAngleOwn): the steps leave the pair, and pgs stops at 100 sweeps at 1.1e-3
+static void testSpinningPair(void) {
+  const mjtNum r[2][3] = {{0.001, 0, -0.1}, {-0.001, 0, -0.1}};
+  mjtNum acc[6] = {1e-3, 0, -G, 0, 0, 7.7};
+  mjtNum mus[5] = {1, 1, 0.005, 0, 0};
+  acstProblem t;
+  boxContacts(&t, 2, r, 4, mus, acc);
+  mjtNum fref[8] = {0}, a[8];
+  solveTol(fref, NULL, &t.p, "admm", 1e-12);
+  acst_velocity(a, &t.p, fref);
+  for (int c=0; c < 2; c++) {
+    ENSURE(a[4*c+3] > 0.1);                               // spinning
+    ENSURE(mju_abs(a[4*c+1]) < 1e-6);                     // barely slipping along the line
+  }
+
+  // the internal pair: 0.3 of each contact's friction bound along the line, outwards
+  mjtNum f[8];
+  for (int c=0; c < 2; c++) {
+    mjtNum u[3];
+    for (int q=0; q < 3; q++) {
+      u[q] = fref[4*c+1+q] / (mus[q] * fref[4*c]);
+    }
+    u[0] += c ? -0.3 : 0.3;
+    mjtNum norm = mju_norm3(u);
+    f[4*c] = fref[4*c];
+    for (int q=0; q < 3; q++) {
+      f[4*c+1+q] = (1 + 1e-12) * mus[q] * fref[4*c] * u[q] / norm;   // on the edge, not inside
+    }
+  }
+  acsStats st;
+  int status = acst_solve(f, &st, &t.p, "pgs", 1e-9, 100);
+  printf("  pgs from an internal pair: %s after %d sweeps, residual %.2e\n",
+         acs_statusName(status), st.niter, st.residual);
+  ENSURE(status == acsSTATUS_CONVERGED);
+  ENSURE_LE(st.niter, 50);
+  for (int i=0; i < 8; i++) {
+    ENSURE_NEAR(f[i], fref[i], 1e-6);     // a residual of 1e-9 on forces of 5 N
+  }
+
+  // from zero forces: measured 40 sweeps, bound 100 (with 3 Newton steps a subspace step, as
+  // before kAngleSteps was 6, status maxiter at 1.1e-2)
+  mju_zero(f, 8);
+  status = acst_solve(f, &st, &t.p, "pgs", 1e-9, 100);
+  printf("  pgs from zero forces: %s after %d sweeps, residual %.2e\n",
+         acs_statusName(status), st.niter, st.residual);
+  ENSURE(status == acsSTATUS_CONVERGED);
+  // the velocities to 1e-8 (measured 1.4e-9); the forces to 1e-4 N: the friction's direction
+  // follows a slip of 1e-3 in mu o a_t, which a residual at 1e-9 leaves turned by up to 1e-5
+  // (measured 4.4e-5 N in the pair of frictions across the line, against 0.96 N)
+  mjtNum a2[8];
+  acst_velocity(a2, &t.p, f);
+  for (int i=0; i < 8; i++) {
+    ENSURE_NEAR(a2[i], a[i], 1e-8);
+    ENSURE_NEAR(f[i], fref[i], 1e-4);
+  }
+}
+
+
 static void testHyperstaticBox(void) {
   // four corners of a resting box: forces are not unique, but for every law they carry the
   // weight with zero net torque and leave every corner at rest. Tolerance 1e-9 (forces of 2.5 N:
@@ -1090,8 +1156,10 @@ static void compareLever(leverTally* tl, const char* reference, const char* leve
 
 // ADMM's Anderson acceleration (acs_admm_anderson, from the 10th iteration), on the problems plain
 // ADMM solves in more than 30 iterations: at most 40% of plain ADMM's iterations over them
-// (MuJoCo 4.0: admm 34%, ccp-admm 22%; 3.12: 33%, 15%). With a wrong Gram matrix (two of its
-// new row's entries swapped) the extrapolation still helps, but less: 60% and 45% (4.0)
+// (MuJoCo 4.0: admm 22%, ccp-admm 16%; 3.12: 19%, 13%; 34%, 22%, 33% and 15% before the
+// subspace step's friction angles kept their own pivots, which took plain admm's iterations
+// over these problems from 96366 to 48106 on 4.0). With a wrong Gram matrix (two of its new row's
+// entries swapped) the extrapolation still helps, but less: 76% and 62% (4.0)
 static void setAnderson(acsSettings* s, int lever) {
   s->admm_anderson = lever ? 5 : 0;
 }
@@ -1695,6 +1763,7 @@ int main(int argc, char** argv) {
     TEST(testSlideOffCenter),
     TEST(testSubspaceAngle),
     TEST(testSubspaceAngles),
+    TEST(testSpinningPair),
     TEST(testHyperstaticBox),
     TEST(testCoupledStack),
     TEST(testSubspaceSliding),
