@@ -31,21 +31,23 @@
 // entry: the square root of kSubspacePivot, which compares squared quantities)
 #define kSubspaceLU 3e-4
 
-// ... but a sliding contact's friction angle keeps a pivot of at least this share of its
-// equation's own term, the slip's speed along the friction (u' (mu o a_t), stepTerms), and above
-// kAngleFloor times its column's largest entry (rounding). Along the internal forces of a
-// hyperstatic set (two contacts of one body pair pulling apart along the line between them) the
-// rows' G terms cancel and that term is the whole pivot: a genuine quantity, however small
-// against the column's G terms (the Shadow hand's block spinning on two close contacts: |mu o
-// a_t| of 3.6e-4, below kSubspaceLU times its column's largest entry), which the relative test
-// dropped, leaving the internal force where the sweeps put it and a friction on its slip's wrong
-// side (pgs: residual 1.5e-5 after 10000 sweeps, where admm reaches 4e-7 in 64 iterations). Measured alone (perturbed runs by
-// 1e-3, 300 steps after 100): pgs's converged steps on the Shadow hand 92.0% -> 98.8% (32 runs),
-// the dog 88.7% -> 89.7% (16), the squat 97.5% -> 97.1% (8), 22_humanoids 93.8% -> 93.1% (4);
-// admm's dog 84.7% -> 88.9%, squat 97.8% -> 98.2%, the lying humanoid 1.38 -> 1.22 iterations a
-// step. With kAngleSteps 6 and a later Newton step's bound ending the pass: README
+// ... but a sliding contact's friction angle keeps a pivot of at least this share of its equation's
+// own term, the slip's speed along the friction (u' (mu o a_t), stepTerms), and above kAngleFloor
+// times its column's largest entry (the complement's rounding: it is formed through the sticking
+// rows' factor, whose pivots go down to kSubspacePivot, 1e-16 / 1e-7). Along the internal forces of
+// a hyperstatic set (two contacts of one body pair pulling apart along the line between them) the
+// rows' G terms cancel and that term is the whole pivot: a genuine quantity, however small against
+// the column's G terms (the Shadow hand's block spinning on two close contacts: |mu o a_t| of
+// 3.6e-4, below kSubspaceLU times its column's largest entry), which the relative test dropped,
+// leaving the internal force where the sweeps put it and a friction on its slip's wrong side (pgs:
+// residual 1.5e-5 after 10000 sweeps, where admm reaches 4e-7 in 64 iterations). Measured alone
+// (perturbed runs by 1e-3, 300 steps after 100, kAngleFloor 1e-12): pgs's converged steps on the
+// Shadow hand 92.0% -> 98.8% (32 runs), the dog 88.7% -> 89.7% (16), the squat 97.5% -> 97.1% (8),
+// 22_humanoids 93.8% -> 93.1% (4); admm's dog 84.7% -> 88.9%, squat 97.8% -> 98.2%, the lying
+// humanoid 1.38 -> 1.22 iterations a step. With kAngleSteps 6 and kAngleFloor 1e-9: the README's
+// Results
 #define kAngleOwn 0.25
-#define kAngleFloor 1e-12
+#define kAngleFloor 1e-9
 
 // a subspace step is kept if it divides the island's residual by at least this much: a step cut
 // short by the cone (the active set is not the solution's) or one that moves the held rows gains
@@ -66,14 +68,16 @@
 // take turns without converging)
 #define kSubspaceGap 2
 
-// Newton steps at most of a subspace step that solves sliding contacts' friction angles (the
-// matrix formed once): a step from 15 degrees off leaves a second-order normal velocity. The
-// steps go on while the residual falls: from zero forces, testSpinningPair's box takes 5 (0.037,
-// 13, 0.34, 0.012, ...); with 3 the pass ended there, a null vector's move (meant for a step that
-// no longer gains) let a contact go, and pgs stopped at 100 sweeps at 1.1e-2 (now 40 sweeps to
-// 1e-9). Measured with kAngleOwn (perturbed runs as there), 3 -> 6 steps: pgs's converged steps
-// on the dog 89.7% -> 88.3%, 90.3% -> 90.0% and 85.1% -> 90.4% (1e-3, 1e-4, 1e-2), the Shadow hand
-// 98.8% -> 99.8%, the squat 97.1% -> 97.9%; admm's dog 88.9% -> 90.5%, squat 98.2% -> 98.8%
+// Newton steps at most of a subspace step that solves sliding contacts' friction angles (the matrix
+// formed once): a step from 15 degrees off leaves a second-order normal velocity. The steps go on
+// while the residual falls: from zero forces, testSpinningPair's box passes 0.037, 13, 0.34 and
+// 0.012 on a first subspace step (its fifth Newton step loses), and a later one reaches 8.8e-9 on
+// its sixth (0.012, 19, 1.7, 0.093, 0.084, 3.4e-4); with 3 the pass ended at 0.012, a null vector's
+// move (meant for a step that no longer gains) let a contact go, and pgs stopped at 100 sweeps at
+// 1.1e-2 (now 40 sweeps to 1e-9). Measured with kAngleOwn (perturbed runs as there), 3 -> 6 steps:
+// pgs's converged steps on the dog 89.7% -> 88.3%, 90.3% -> 90.0% and 85.1% -> 90.4% (1e-3, 1e-4,
+// 1e-2), the Shadow hand 98.8% -> 99.8%, the squat 97.1% -> 97.9%; admm's dog 88.9% -> 90.5%, squat
+// 98.2% -> 98.8%
 #define kAngleSteps 6
 
 // active sets a subspace step passes through at most: a step cut short by a bound moves the
@@ -904,9 +908,8 @@ static mjtNum islandFreeVelocity(const acsProblem* p, const island* is) {
 // the Newton step of the subspace minimization on the island's active set (gs->active), from
 // force, as far as the active blocks stay feasible (see subspaceStep); w, a, ncp and res updated.
 // Return the number of active blocks that cut the step short (flagged in gs->blocked: 1 a sticking
-// contact whose friction reached its cone's edge, 2 another bound; 0 where a Newton step after
-// the first was cut short: the pass ends there, measured), -1 if the set has no unknowns; len:
-// the step length taken
+// contact whose friction reached its cone's edge, 2 another bound), -1 if the set has no unknowns;
+// len: the step length taken
 static int activeSetStep(mjtNum* len, mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs,
                          const acsProblem* p, const island* is, int model,
                          const acsDenseG* dense, mjtNum tol) {
@@ -1004,21 +1007,6 @@ static int activeSetStep(mjtNum* len, mjtNum* force, mjtNum* ncp, mjtNum* res, a
 
     stepRows(gs, p, is, n, nang);
     nblocked = moveForces(len, force, gs, p, is, model);
-    if (nblocked > 0 && *len >= 0 && *len < 1 && step > 0) {
-      // a Newton step after the first, cut short: the pass ends where it stopped, its sides as
-      // they are. The steps before it brought the island near this set's solution, and the bound
-      // can be a contact they left on its cone's edge: changing its side threw that away
-      // (the 1000:1 stack settling on MuJoCo 3.12: the first step 252 -> 4.2e-4, the passes
-      // after the next one's bound 2e7). Measured with kAngleOwn and kAngleSteps 6 (pgs, the
-      // stack from speeds perturbed by 0 to 3e-5 m/s, 48 runs each): steps not converged after
-      // the 10th 83 -> 36 (MuJoCo 4.0) and 103 -> 51 (3.12), the heavy box moved at most 1.0e-4
-      // -> 4.3e-5 m and 1.2e-4 -> 4.3e-5 m; at f07602d, before all three: 32 and 47, 4.3e-5 m
-      for (int j=0; j < is->nblock; j++) {
-        gs->blocked[is->block[j]] = 0;
-      }
-      islandResidual(ncp, res, gs, p, is, force, model);
-      return 0;
-    }
     if (nblocked > 0 && *len >= 0 && *len < 1) {
       return nblocked;              // subspaceStep changes sides, then measures the island
     }
