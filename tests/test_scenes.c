@@ -1417,17 +1417,16 @@ static void testCompliance(void) {
 // the first sweep leaves in its set, so pgs's subspace step is tried after that sweep and ends the
 // solve (a sliding contact's direction among its unknowns), its Newton steps stopping once the
 // residual meets the tolerance. Counted: the steps that end so, after one sweep and one subspace
-// step, at least 50 of 1000 (MuJoCo 4.0: 244 from the keyframe; 636 before 61ec717, 372 and 677
+// step, at least 50 of 1000 (MuJoCo 4.0: 251 from the keyframe; 636 before 61ec717, 372 and 677
 // with its changes after it, at 2.53 and 1.03 sweeps a step: draws; 104 to 818 over 12 runs with
 // every joint's speed perturbed by 1e-6 rad/s, the humanoid resting in one of two contact
 // configurations, which a rounding-level change picks; with the step first tried after the second
-// sweep, none: every step then takes two sweeps or more). The sweeps a step (2.35 from the
+// sweep, none: every step then takes two sweeps or more). The sweeps a step (2.43 from the
 // keyframe, 1.65 before 61ec717; 1.28 to 3.21 over the 12 runs; with the step after the second
 // sweep 2.4 over them) are bounded at 4. Converged: at least 975 of the 1000 steps (the 12 runs:
-// 990 to 1000; with MuJoCo 3.12 986 to 1000). MuJoCo 3.12's contacts give another trajectory, on
-// which the first-sweep step gains less (993 converged, 2.83 sweeps a step, 353 steps ended by the
-// first sweep's step; before 61ec717 986, 3.12 and 167; 12 runs 0.60 to 3.43 sweeps): the counts
-// hold for 4.0
+// 990 to 1000; with MuJoCo 3.12 986 to 1000). MuJoCo 3.12's contacts give another trajectory (999
+// converged, 1.66 sweeps a step, 747 steps ended by the first sweep's step; before 61ec717 986,
+// 3.12 and 167; 12 runs 0.60 to 3.43 sweeps): the counts hold for 4.0
 static void testLyingSweeps(void) {
   mjModel* m = acst_loadSharedModel("humanoid.xml");
   if (!m) return;

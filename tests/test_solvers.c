@@ -1162,10 +1162,11 @@ static void compareLever(leverTally* tl, const char* reference, const char* leve
 
 // ADMM's Anderson acceleration (acs_admm_anderson, from the 10th iteration), on the problems plain
 // ADMM solves in more than 30 iterations: at most 40% of plain ADMM's iterations over them (MuJoCo
-// 4.0: admm 31%, ccp-admm 20%; 3.12: 37%, 13%; 34%, 22%, 33% and 15% before the subspace step's
+// 4.0: admm 34%, ccp-admm 17%; 3.12: 32%, 22%; 34%, 22%, 33% and 15% before the subspace step's
 // friction angles kept their own pivots; plain admm's iterations over these problems 96366 then,
-// 92492 now on 4.0, the problems themselves another draw). With a wrong Gram matrix (two of its new
-// row's entries swapped) the extrapolation barely helps: 95% and 88% (4.0; 60% and 45% before)
+// 30926 now on 4.0, the problems themselves another draw). With a wrong Gram matrix (two of its new
+// row's entries swapped) the extrapolation barely helps: 95% and 88% (4.0, at 4ae5de5; 60% and 45%
+// before 61ec717)
 static void setAnderson(acsSettings* s, int lever) {
   s->admm_anderson = lever ? 5 : 0;
 }
