@@ -606,11 +606,16 @@ static acsSettings tightSettings(const char* solver, mjtNum tolerance) {
 // contacts per face) and of 8 boxes (under 200 rows, but with MuJoCo 4.0 over twice its 48 dofs:
 // Woodbury's by default too), 300 iterations of admm and ccp-admm from zero forces along the
 // three paths
-// (tolerance 0: ADMM takes about 1e5 iterations to reach 1e-6 on this pile from zero). Exact
-// x-updates take the same iterates up to rounding, which the iterations amplify: after 300
-// iterations the velocities a = G f + b of the Woodbury path agree with the dense path's to 1e-7
-// of their largest (seen: 1.5e-12 admm, 4.8e-9 ccp-admm), those of conjugate gradients (relative
-// residual 1e-12 per x-update) to 1e-6 (seen 9e-11, 3e-8)
+// (tolerance 0: ADMM takes about 1e5 iterations to reach 1e-6 on this pile from zero), with the
+// penalty fixed and Anderson acceleration off: the plain iteration contracts, so exact x-updates
+// take the same iterates up to their rounding. After 300 iterations the velocities a = G f + b
+// of the Woodbury path agree with the dense path's to 1e-10 of their largest (or of 1 m/s^2:
+// the 8-box wall rests, its velocities near zero), those of conjugate gradients (relative
+// residual 1e-12 per x-update) to 1e-7. Seen over two trajectories of the wall (a rounding-level
+// change of pgs's block inverses between them): Woodbury 6.5e-13 and 3.4e-12 at most, conjugate
+// gradients 9.3e-9. With the penalty's updates and Anderson's extrapolation on (their
+// decisions and least-squares fits turn rounding into different iterates) the paths parted by
+// up to 4.8e-5 on one of those trajectories and 9e-9 on the other
 static void testAdmmWoodbury(void) {
   for (int wall=0; wall < 2; wall++) {
     int nbox = wall ? 8 : 24;
@@ -622,15 +627,14 @@ static void testAdmmWoodbury(void) {
     s.solver = acsSOL_PGS;
     char error[acsNERROR];
     acsContext* ctx = acs_makeContext(m, &s, error, sizeof(error));
-    // 300 iterations without a tolerance, the residual measured (and the penalty updated) on
-    // every iteration: with acs_admm_check 2 one penalty test on these problems falls within
-    // rounding of its threshold, and the paths part there (2.8e-5 of the largest velocity)
+    // 300 iterations without a tolerance, the penalty fixed, no extrapolation
     const char* solvers[2] = {"admm", "ccp-admm"};
     acsSettings check[2];
     for (int q=0; q < 2; q++) {
       check[q] = tightSettings(solvers[q], 0);
       check[q].maxiter = 300;
-      check[q].admm_check = 1;
+      check[q].admm_factor = 0;
+      check[q].admm_anderson = 0;
     }
     int nprob = 0, minrows = 1 << 30, maxrows = 0;
     mjtNum worst[2][3] = {{0}};
@@ -682,8 +686,8 @@ static void testAdmmWoodbury(void) {
              "gradients' by %.1e\n", solvers[q], nbox, nprob, minrows, maxrows,
              woodbury ? "Woodbury" : "default (dense)", worst[q][1], worst[q][2]);
       ENSURE(!woodbury || worst[q][1] > 0);   // not the same path
-      ENSURE_LE(worst[q][1], 1e-7);
-      ENSURE_LE(worst[q][2], 1e-6);
+      ENSURE_LE(worst[q][1], 1e-10);
+      ENSURE_LE(worst[q][2], 1e-7);
     }
     ENSURE(nprob == 3 && (wall ? maxrows <= 200 : minrows > 200));
     ENSURE(woodbury || mjVERSION_HEADER < 4000000);
