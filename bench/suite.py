@@ -1127,16 +1127,16 @@ ROBOT_PERTURB = 1e-4   # rad/s or m/s (Fetch push under mj_step itself blows up 
                        # acceleration reset at step 6 of the first draw)
 
 
-def timing_scene(sc, cfg, solvers, progress, entries, repeat, label):
+def timing_scene(sc, cfg, solvers, progress, entries, label):
   """Mean step time over mj_step's (acs-bench, metrics off, rounds interleaved; the median over
-  `repeat` repeats, each from its own draw of every dof's initial speed, up to ROBOT_PERTURB) and,
-  from a second run with metrics on over the same repeats, the share of converged steps, the
-  iterations, residual and penetration; entries: (name, path or None, steps, warmup)"""
+  the entry's repeats, each from its own draw of every dof's initial speed, up to ROBOT_PERTURB)
+  and, from a second run with metrics on over the same repeats, the share of converged steps, the
+  iterations, residual and penetration; entries: (name, path or None, steps, warmup, repeats)"""
   # the repeats are different trajectories: a rounding-level change moves one run between
   # contact configurations or in and out of a phase of unconverged steps (the Shadow hand's pgs:
   # 100% and 1.6x, or 88% and 3.0x, by the commit), so the shares pool the repeats
   bench_solvers = ['mujoco'] + [s for s in solvers if not s.startswith('mujoco')]
-  for name, path, steps, warmup in entries:
+  for name, path, steps, warmup, repeat in entries:
     if not path:
       progress.line(sc.name, '%s: not installed' % name, len(bench_solvers) / len(entries))
       continue
@@ -1168,14 +1168,14 @@ def timing_scene(sc, cfg, solvers, progress, entries, repeat, label):
       conv = '' if s == 'mujoco' else ' (%.0f%%)' % (100 * q.get('converged', 0))
       row.append('%s%s' % (fmt(q.get('x_mujoco'), '%.2fx'), conv) if r else '-')
     rows.append(row)
-  lengths = [(n, st, w) for n, pth, st, w in entries if pth]
-  if len(set((st, w) for n, st, w in lengths)) <= 1:
-    steps = '%d steps after %d' % lengths[0][1:] if lengths else 'no steps'
+  lengths = [(n, st, w, r) for n, pth, st, w, r in entries if pth]
+  if len(set(x[1:] for x in lengths)) <= 1:
+    steps = '%d steps after %d, %d repeat(s)' % lengths[0][1:] if lengths else 'no steps'
   else:
-    steps = ', '.join('%s %d steps after %d' % x for x in lengths)
+    steps = ', '.join('%s %d steps after %d, %d repeat(s)' % x for x in lengths)
   sc.table = ('Mean step time over mj_step\'s (median over the repeats; share of steps '
-              'converged, over them), %s, %d repeat(s) with every dof\'s initial speed raised by '
-              'up to %g, metrics off:\n\n' % (steps, repeat, ROBOT_PERTURB) +
+              'converged, over them), %s, each repeat with every dof\'s initial speed raised by '
+              'up to %g, metrics off:\n\n' % (steps, ROBOT_PERTURB) +
               md_table(['solver'] + names, rows))
   detail = []
   for r in sc.runs:
@@ -1198,8 +1198,8 @@ def scene_robots(cfg, solvers, progress):
              'x_mujoco', 'x mj_step')
   robots = ROBOTS[1:3] if cfg.quick else ROBOTS
   steps, warmup, repeat = (30, 20, 1) if cfg.quick else (300, 100, 4)
-  entries = [(name, robot_model(rel), steps, warmup) for name, rel in robots]
-  return timing_scene(sc, cfg, solvers, progress, entries, repeat, 'robot')
+  entries = [(name, robot_model(rel), steps, warmup, repeat) for name, rel in robots]
+  return timing_scene(sc, cfg, solvers, progress, entries, 'robot')
 
 
 def scene_humans(cfg, solvers, progress):
@@ -1215,13 +1215,15 @@ def scene_humans(cfg, solvers, progress):
   def path(name):
     p = os.path.join(base, name)
     return p if os.path.exists(p) else None
+  # the lying humanoid's step is mostly fixed costs, and its few sweeps or iterations a step are
+  # a draw of its trajectory (pgs 1.63x and 2.14x on two sets of three draws a commit apart, the
+  # sweeps 1.52 and 1.75 a step): eight draws (3 s of the suite) steady the median
   if cfg.quick:
-    entries, repeat = [('humanoid lying', path('humanoid.xml'), 30, 300)], 1
+    entries = [('humanoid lying', path('humanoid.xml'), 30, 300, 1)]
   else:
-    entries = [('humanoid lying', path('humanoid.xml'), 1000, 300),
-               ('22_humanoids', path('22_humanoids.xml'), 300, 100)]
-    repeat = 3
-  return timing_scene(sc, cfg, solvers, progress, entries, repeat, 'scene')
+    entries = [('humanoid lying', path('humanoid.xml'), 1000, 300, 8),
+               ('22_humanoids', path('22_humanoids.xml'), 300, 100, 3)]
+  return timing_scene(sc, cfg, solvers, progress, entries, 'scene')
 
 
 SCENES = {
