@@ -47,6 +47,7 @@ are the same. The exit status is 1 if a check failed, 2 on a usage error.
 import argparse
 import csv
 import datetime
+import glob
 import json
 import math
 import os
@@ -1335,6 +1336,25 @@ def write(scenes, cfg, header):
   return nfail, ncheck
 
 
+def stale_build(bench):
+  """The newest of the library's sources (plugin/, include/acs/) if it is newer than the acs
+  Python package the suite imports, or than the acs-bench binary it runs, else None. The suite's
+  Python scenes (creep, single steps, ...) run the package that scripts/setup.sh installed in the
+  venv, which `cmake --build` does not rebuild: a suite run after an edit and a plain rebuild
+  measured two builds (the README's single-step table at 4b1c2b2 came from a package of
+  f07602d, the session's first commit)"""
+  sources = glob.glob(os.path.join(ROOT, 'plugin', '*.[ch]')) + \
+      glob.glob(os.path.join(ROOT, 'include', 'acs', '*.h'))
+  if not sources:
+    return None
+  newest = max(sources, key=os.path.getmtime)
+  built = [getattr(getattr(acs, '_acs', None), '__file__', None), bench]
+  for b in built:
+    if b and os.path.exists(b) and os.path.getmtime(newest) > os.path.getmtime(b):
+      return os.path.relpath(newest, ROOT), os.path.relpath(b, ROOT)
+  return None
+
+
 def main():
   ap = argparse.ArgumentParser(prog='acs-bench --suite', description=__doc__.split('\n')[0],
                                epilog='Scenes: ' + ', '.join(SCENES))
@@ -1355,6 +1375,13 @@ def main():
   for s in scenes:
     if s not in SCENES:
       ap.error('--scenes: unknown scene %r (known: %s)' % (s, ', '.join(SCENES)))
+
+  stale = stale_build(cfg.bench)
+  if stale and os.environ.get('ACS_SUITE_STALE') != 'ok':
+    print('acs-bench --suite: %s is newer than %s: the suite would measure an older build; run '
+          'scripts/setup.sh (it rebuilds both), or set ACS_SUITE_STALE=ok' % stale,
+          file=sys.stderr)
+    return 2
 
   header = {'date': datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC'),
             'mujoco_version': mujoco.__version__, 'acs_version': acs.__version__,
