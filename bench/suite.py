@@ -39,7 +39,9 @@ The scenes (test_models/ says what each reproduces and what the right answer is)
                   robots are
 
 --quick runs the same scenes with fewer steps (and is what the test command runs); its checks
-are the same. The exit status is 1 if a check failed, 2 on a usage error.
+are the same. The exit status is 1 if a check failed, 2 on a usage error or a stale build (a
+source of the library or of the `acs` package newer than the package or acs-bench: run
+scripts/setup.sh; ACS_SUITE_STALE=ok runs it anyway, e.g. after a checkout touched a file).
 
   acs-bench --suite [--solvers LIST] [--scenes LIST] [--quick] [--out DIR]
 """
@@ -1337,14 +1339,15 @@ def write(scenes, cfg, header):
 
 
 def stale_build(bench):
-  """The newest of the library's sources (plugin/, include/acs/) if it is newer than the acs
-  Python package the suite imports, or than the acs-bench binary it runs, else None. The suite's
+  """The newest of the sources (plugin/, include/acs/, the package's python/src/ and python/acs/),
+  with the build it is newer than (the acs Python package the suite imports, or the acs-bench
+  binary it runs), else None. The suite's
   Python scenes (creep, single steps, ...) run the package that scripts/setup.sh installed in the
   venv, which `cmake --build` does not rebuild: a suite run after an edit and a plain rebuild
   measured two builds (the README's single-step table at 4b1c2b2 came from a package of
   f07602d, the session's first commit)"""
-  sources = glob.glob(os.path.join(ROOT, 'plugin', '*.[ch]')) + \
-      glob.glob(os.path.join(ROOT, 'include', 'acs', '*.h'))
+  sources = [f for pattern in ('plugin/*.[ch]', 'include/acs/*.h', 'python/src/*.[ch]',
+                                'python/acs/*.py') for f in glob.glob(os.path.join(ROOT, pattern))]
   if not sources:
     return None
   newest = max(sources, key=os.path.getmtime)
@@ -1379,8 +1382,8 @@ def main():
   stale = stale_build(cfg.bench)
   if stale and os.environ.get('ACS_SUITE_STALE') != 'ok':
     print('acs-bench --suite: %s is newer than %s: the suite would measure an older build; run '
-          'scripts/setup.sh (it rebuilds both), or set ACS_SUITE_STALE=ok' % stale,
-          file=sys.stderr)
+          'scripts/setup.sh (it rebuilds both), or set ACS_SUITE_STALE=ok (a file touched but not '
+          'changed)' % stale, file=sys.stderr)
     return 2
 
   header = {'date': datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC'),

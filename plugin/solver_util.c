@@ -226,8 +226,9 @@ void acs_invertBlock(mjtNum* Ginv, const mjtNum* G, int dim) {
 
   // the factor G = L L' (lower triangle), a pivot below mindiag raised to it (singular blocks),
   // then X = L^-1 by forward substitution and G^-1 = X' X, its lower triangle formed and
-  // mirrored (exactly symmetric). Written out for the small block: MuJoCo's mju_cholSolve, once
-  // per column, took 5.5% of pgs's step on the lying humanoid (acs-bench, perf), this 1.1%
+  // mirrored (exactly symmetric). Written out for the small block: MuJoCo's mju_cholFactor and
+  // mju_cholSolve, once per column, took 7.0% of pgs's step on the lying humanoid (acs-bench,
+  // perf), this 2.4%
   mjtNum L[36], X[36];
   for (int j=0; j < dim; j++) {
     for (int i=j; i < dim; i++) {
