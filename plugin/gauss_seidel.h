@@ -149,11 +149,15 @@ int acs_subspaceStep(mjtNum* force, mjtNum* ncp, mjtNum* res, acsSweep* gs, cons
 // (pgs). The step is kept if it halves the island's residual. Gauss-Seidel converges linearly,
 // slowly on hyperstatic sets (a body resting on more contacts than it has degrees of freedom); the
 // step ends such a solve once the sweeps have found which contacts stick. stats->nfactor counts the
-// steps tried.
+// steps tried. pgs starts an island again from zero forces (once) where its residual stalls over
+// 30 sweeps with no subspace step kept: a warm start can hold it in a basin it does not leave.
 //
 // The blocks of gs must be computed (acs_blocksCompute). Return an acstStatus.
 int acs_gaussSeidel(mjtNum* force, acsStats* stats, acsSweep* gs, const acsProblem* p,
                     const acsSettings* s, int model, mjtNum relax, mjtNum relax_min,
                     mjtNum gamma, acsfContactUpdate update, void* arg);
+
+// tests: 0 turns pgs's restart from zero forces off (default 1)
+extern int acs_testGaussSeidelRestart;
 
 #endif  // ACS_PLUGIN_GAUSS_SEIDEL_H_

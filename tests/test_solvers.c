@@ -424,6 +424,86 @@ static void testSubspaceAngles(void) {
 }
 
 
+// pgs's restart from zero forces (gauss_seidel.c, kRestartWindow): one step of dm_control's dog
+// (test_models/dog_toe_stall.txt: its island of the toes and the body on the floor, 4 joint limits
+// and 8 condim-3 contacts, two on each toe capsule with the same tangent row, its Delassus matrix as
+// G = C C', the step's warm start). From the warm start the sweeps and the subspace steps stay in
+// a basin (2.2e-2 after 100 sweeps without the restart; 5e-3 after 10000 on such steps); started
+// again from zero forces after 30 sweeps without progress, pgs converges within the default budget
+// (seen: 55 sweeps), as it does from zero forces (3)
+static void testRestartFromZero(void) {
+  char path[1024];
+  acst_testModelPath(path, sizeof(path), "dog_toe_stall.txt");
+  FILE* file = fopen(path, "r");
+  ENSURE(file != NULL);
+  if (!file) return;
+  char line[16384];
+  long start = 0;
+  while (fgets(line, sizeof(line), file) && line[0] == '#') {
+    start = ftell(file);
+  }
+  fseek(file, start, SEEK_SET);
+  acstProblem* t = mju_malloc(sizeof(acstProblem));
+  int nblock = 0, nrow = 0, ok = fscanf(file, "%d", &nblock) == 1 && nblock > 0 &&
+                                      nblock <= acstMAXROW;
+  int type[acstMAXROW] = {0}, dim[acstMAXROW] = {0};
+  mjtNum mu[5*acstMAXROW] = {0}, floss[acstMAXROW] = {0};
+  for (int k=0; ok && k < nblock; k++) {
+    ok = fscanf(file, "%d %d %lf %lf %lf %lf %lf %lf", type + k, dim + k, mu + 5*k, mu + 5*k+1,
+                mu + 5*k+2, mu + 5*k+3, mu + 5*k+4, floss + k) == 8;
+  }
+  ok = ok && fscanf(file, "%d", &nrow) == 1 && nrow > 0 && nrow <= acstMAXDOF;
+  mjtNum b[acstMAXROW] = {0}, warm[acstMAXROW] = {0}, C[acstMAXDOF*acstMAXDOF] = {0};
+  for (int r=0; ok && r < nrow; r++) {
+    ok = fscanf(file, "%lf %lf", b + r, warm + r) == 2;
+    for (int c=0; ok && c < nrow; c++) {
+      ok = fscanf(file, "%lf", C + r*nrow + c) == 1;
+    }
+  }
+  fclose(file);
+  ENSURE(ok);
+  if (!ok) {
+    mju_free(t);
+    return;
+  }
+
+  // the problem on nrow dofs of unit mass, J = C (G = J M^-1 J' = C C'); the dog's step 5 ms
+  mjtNum M[acstMAXDOF*acstMAXDOF] = {0};
+  for (int i=0; i < nrow; i++) {
+    M[i*nrow+i] = 1;
+  }
+  acst_problemInit(t, nrow, M, 0.005);
+  for (int k=0, adr=0; k < nblock; adr += dim[k], k++) {
+    acst_problemAdd(t, type[k], dim[k], C + adr*nrow, b + adr, mu + 5*k, floss[k]);
+  }
+  ENSURE(t->p.nefc == nrow);
+
+  // from the warm start without the restart, with it, and from zero forces: default tolerance
+  // and budget
+  mjtNum f[acstMAXROW];
+  acsStats st[3];
+  int status[3];
+  for (int q=0; q < 3; q++) {
+    mju_copy(f, warm, nrow);
+    if (q == 2) {
+      mju_zero(f, nrow);
+    }
+    acs_testGaussSeidelRestart = q != 0;
+    status[q] = acst_solve(f, st + q, &t->p, "pgs", 1e-6, 100);
+    acs_testGaussSeidelRestart = 1;
+  }
+  printf("  the dog's toes, %d rows: pgs from the step's warm start %s (%d sweeps, residual "
+         "%.1e); restarted from zero forces %s (%d, %.1e); from zero forces %s (%d, %.1e)\n",
+         nrow, acs_statusName(status[0]), st[0].niter, st[0].residual, acs_statusName(status[1]),
+         st[1].niter, st[1].residual, acs_statusName(status[2]), st[2].niter, st[2].residual);
+  ENSURE(status[0] == acsSTATUS_MAXITER && st[0].residual > 1e-4);   // stalls (2.2e-2)
+  ENSURE(status[1] == acsSTATUS_CONVERGED);
+  ENSURE(status[2] == acsSTATUS_CONVERGED && st[2].niter <= 10);
+  mju_free(t);
+}
+
+
+
 // a box on two condim-4 contacts 2 mm apart (the Shadow hand's block on its palm), spun just past
 // the torque their friction holds and pushed along the line through them by 1e-4 g: both slide,
 // spinning (0.2 rad/s^2) more than they slip (2e-4 m/s^2 across the line, 1e-7 along it). A
@@ -1793,6 +1873,7 @@ int main(int argc, char** argv) {
     TEST(testSubspaceAngle),
     TEST(testSubspaceAngles),
     TEST(testSpinningPair),
+    TEST(testRestartFromZero),
     TEST(testHyperstaticBox),
     TEST(testCoupledStack),
     TEST(testSubspaceSliding),

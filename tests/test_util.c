@@ -73,9 +73,14 @@ mjModel* acst_loadPath(const char* path) {
 }
 
 
+void acst_testModelPath(char* path, int path_sz, const char* name) {
+  snprintf(path, path_sz, "%s/%s", ACS_TEST_MODELS_DIR, name);
+}
+
+
 mjModel* acst_loadTestModel(const char* name) {
   char path[1024];
-  snprintf(path, sizeof(path), "%s/%s", ACS_TEST_MODELS_DIR, name);
+  acst_testModelPath(path, sizeof(path), name);
   return acst_loadPath(path);
 }
 

@@ -61,6 +61,9 @@ extern int acst_nwarning;
 // a failure to load fails the test and returns NULL
 mjModel* acst_loadTestModel(const char* name);
 mjModel* acst_loadSharedModel(const char* name);
+
+// the path of a file in test_models/
+void acst_testModelPath(char* path, int path_sz, const char* name);
 mjModel* acst_loadString(const char* xml);
 
 // a hanging chain of ndof hinges (bodies b0 ..., axes alternating x and y, damped), friction loss
