@@ -92,23 +92,31 @@
 // dog 91.5% (90.6%), 22_humanoids 95.1%
 #define kAngleTurn 1.0
 
-// pgs starts an island again from zero forces, once a solve, where its residual fell by less than
-// kRestartGain over the last kRestartWindow sweeps (a multiple of 5: the sweeps measured) with no
-// subspace step kept in them, stands above kRestartAbove times the tolerance, and kRestartWindow
-// sweeps of the budget are left. A warm start can hold the sweeps and the subspace steps in a
-// basin they do not leave: dm_control's dog, whose toe capsules touch the floor at two contacts
-// with the same tangent row, one contact sliding on its cone's far side or loaded where the
-// solution lets it go: from the warm start pgs stood at 5e-3 after 10000 sweeps, from zero forces
-// it converged in 10 (testRestartFromZero). Measured (perturbed runs, 300 steps after 100,
+// pgs starts an island again from zero forces, once an island and solve, where its residual
+// stayed above kRestartGain times its value kRestartWindow sweeps before (a multiple of 5: the
+// sweeps measured) with no subspace step kept in between, stands above kRestartAbove times the
+// tolerance, and kRestartWindow sweeps of the budget are left; on islands the subspace step takes
+// (up to 128 rows), not after a sweep that moved no force. A warm start can hold the sweeps and
+// the subspace steps in a basin they do not leave: dm_control's dog, whose toe capsules touch the
+// floor at two contacts with the same tangent row, one contact sliding on its cone's far side or
+// loaded where the solution lets it go: from the warm start pgs stood at 5e-3 after 10000 sweeps,
+// from zero forces it converged in 10 (testRestartFromZero: another such step, 2.2e-2 after 100
+// sweeps, converged in 55 with the restart). Measured (perturbed runs, 300 steps after 100,
 // converged steps): the dog 91.4% -> 93.9% (64 runs at 1e-3), 90.8% -> 93.7% (48 at 1e-4), 88.1%
 // -> 90.7% (48 at 1e-2), 15.7 -> 13.5 sweeps a step at 1e-3; 22_humanoids 94.7% -> 95.3%, the
 // squat 98.1% -> 98.2%, the lying humanoid 99.8% -> 99.95%, the Shadow hand 99.95% and 99.88% ->
-// 99.95% and 99.92% (1e-3, 1e-4). Without the condition on the subspace steps the hand lost
-// (99.4% at both), with a gain of 0.5 the dog kept 91.9% (0.7: 94.1%), and a restart at a fixed
-// sweep, whatever the progress, lost the steps converging slowly (at the 20th: 91.9% -> 85.7%).
-// Keeping the stalled iterate where the restart ends above its residual lost the dog's gain
-// (91.8%): the next step's warm start is then the stalled one again. The floor kRestartAbove
-// keeps a solve to a tolerance below its rounding floor from trading its iterate for a new start
+// 99.95% and 99.92% (1e-3, 1e-4); the 1000:1 stack (48 runs of 1000 steps) 65 -> 86 steps at the
+// limit, the 1e6 stack (1000 steps) 100 -> 2 at the limit but its heavy box 2.0e-5 -> 2.7e-5 m
+// (another trajectory: one step there ends at 8.6e4, with no restart in it). Most of the dog's
+// gain is in the trajectories (each step's problem solved both ways from its warm start along
+// runs without the restart: 93.8% -> 94.2%): a restarted step leaves the next step's warm start
+// out of the basin. Without the condition on the subspace steps the hand lost (99.4% at both),
+// with a gain of 0.5 the dog kept 91.9% (0.7: 94.1%, as 0.9 within the runs' spread), and a
+// restart at a fixed sweep, whatever the progress, lost the steps converging slowly (at the 20th:
+// 91.9% -> 85.7%). Keeping the stalled iterate where the restart ends above its residual lost
+// the dog's gain (91.8%: the next step's warm start is the stalled one again). The floor
+// kRestartAbove keeps a solve to a tolerance below its rounding floor from trading its iterate
+// for a new start
 #define kRestartWindow 30
 #define kRestartGain 0.9
 #define kRestartAbove 100
@@ -1471,10 +1479,12 @@ static int solveIsland(mjtNum* force, int* niter, mjtNum* last, acsStats* stats,
     }
 
     // a residual stalled over the window, no subspace step kept in it: the island starts again
-    // from zero forces
+    // from zero forces (not after a sweep that moved no force: that ends the solve as stalled,
+    // with its forces)
     int back = iter - kRestartWindow;
-    if (restart && back >= 0 && keptAt <= back && acs_measuredIteration(back, s->maxiter) &&
-        iter + kRestartWindow < s->maxiter && res > kRestartGain * measured[back % kRestartWindow] &&
+    if (restart && !stalled && back >= 0 && keptAt <= back &&
+        acs_measuredIteration(back, s->maxiter) && iter + kRestartWindow < s->maxiter &&
+        res > kRestartGain * measured[back % kRestartWindow] &&
         res > kRestartAbove * s->tolerance) {
       restart = 0;
       if (zeroIsland(force, gs, p, is)) {
