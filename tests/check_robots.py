@@ -94,9 +94,12 @@ CONVERGED = [
 # (scene, solver, perturbation, repeats, {MuJoCo version: share}): as CONVERGED, over the evidence
 # suite's draws (acs-bench --perturb A --repeat R, 300 steps after 100). The Shadow hand's pgs:
 # 93.9% at f07602d, 82.7% with the subspace step's Newton turns unbounded (one draw stopped at the
-# limit on 208 of its 300 steps), 99.8% with kAngleTurn (3.12: 100%)
+# limit on 208 of its 300 steps), 99.8% with kAngleTurn (3.12: 100%). The dog's pgs: 92.3% before
+# its restart from zero forces (a36d5db), 93.8% with it (3.12: 90.7%); the floors guard against a
+# regression of a few percent, below the draws' spread
 PERTURBED = [
     ("hand/manipulate_block.xml", "pgs", 1e-4, 4, {"4.0": 0.97, "3.12": 0.97}),
+    ("suite/dog.xml", "pgs", 1e-4, 4, {"4.0": 0.91, "3.12": 0.88}),
 ]
 
 
