@@ -1397,6 +1397,7 @@ static int solveIsland(mjtNum* force, int* niter, mjtNum* last, acsStats* stats,
                        const acsProblem* p, const island* is, const acsSettings* s, int model,
                        mjtNum relax, mjtNum relax_min, mjtNum gamma, acsfContactUpdate update,
                        void* arg, mjtNum done) {
+  int maxiter = acs_maxiter(s);
   mjtNum ncp, res;
   islandResidual(&ncp, &res, gs, p, is, force, model);
   *niter = 0;
@@ -1453,7 +1454,7 @@ static int solveIsland(mjtNum* force, int* niter, mjtNum* last, acsStats* stats,
     }
     *niter = iter + 1;
     int stalled = islandStalled(force, gs, p, is, s->rel_tolerance);
-    if (!stalled && !acs_measuredIteration(iter, s->maxiter)) {
+    if (!stalled && !acs_measuredIteration(iter, maxiter)) {
       acs_islandHistory(stats, iter, NAN, done);   // not measured
       relax = gamma * relax + (1 - gamma) * relax_min;
       continue;
@@ -1471,7 +1472,7 @@ static int solveIsland(mjtNum* force, int* niter, mjtNum* last, acsStats* stats,
         int kept = subspaceStep(force, &ncp, &res, gs, p, is, model, NULL, angles, s->tolerance);
         keptAt = kept ? iter : keptAt;
         next = kept && tried < kSubspaceTries ? iter + gap : INT_MAX;
-        gap = gap < s->maxiter ? 2 * gap : gap;
+        gap = gap < maxiter ? 2 * gap : gap;
         if (kept) {
           stalled = islandStalled(force, gs, p, is, s->rel_tolerance);   // the forces moved
         }
@@ -1483,7 +1484,7 @@ static int solveIsland(mjtNum* force, int* niter, mjtNum* last, acsStats* stats,
     // with its forces)
     int back = iter - kRestartWindow;
     if (restart && !stalled && back >= 0 && keptAt <= back &&
-        acs_measuredIteration(back, s->maxiter) && iter + kRestartWindow < s->maxiter &&
+        acs_measuredIteration(back, maxiter) && iter + kRestartWindow < maxiter &&
         res > kRestartGain * measured[back % kRestartWindow] &&
         res > kRestartAbove * s->tolerance) {
       restart = 0;
@@ -1509,7 +1510,7 @@ static int solveIsland(mjtNum* force, int* niter, mjtNum* last, acsStats* stats,
     if (stalled) {
       return acsSTATUS_STALLED;
     }
-    if (iter + 1 >= s->maxiter) {
+    if (iter + 1 >= maxiter) {
       return acsSTATUS_MAXITER;
     }
     relax = gamma * relax + (1 - gamma) * relax_min;

@@ -1143,7 +1143,7 @@ static int polishTurn(int iter, int npolish, mjtNum res, const acsSettings* s) {
   if (s->admm_polish <= 0 || !(res > s->tolerance)) {
     return 0;
   }
-  return iter + 1 >= s->maxiter ||
+  return iter + 1 >= acs_maxiter(s) ||
          (npolish < kPolishMax && iter + 1 >= s->admm_polish * (npolish + 1) &&
           res < kPolishBelow * s->tolerance);
 }
@@ -1260,7 +1260,7 @@ static int solveIslandAdmm(mjtNum* force, int* niter, mjtNum* last, mjtNum* rho_
     // residual of the unscaled forces, the stopping test of every acs solver: measured (and the
     // penalty updated) on every admm_check-th iteration and on the last
     *niter = iter + 1;
-    if ((iter + 1) % mjMAX(s->admm_check, 1) != 0 && iter + 1 < s->maxiter) {
+    if ((iter + 1) % mjMAX(s->admm_check, 1) != 0 && iter + 1 < acs_maxiter(s)) {
       acs_islandHistory(stats, iter, NAN, done);   // not measured
       andersonNext(aw, is, &aa, iter, status);
       continue;
@@ -1277,7 +1277,7 @@ static int solveIslandAdmm(mjtNum* force, int* niter, mjtNum* last, mjtNum* rho_
       status = acsSTATUS_DIVERGED;
     } else if (res <= s->tolerance) {
       status = acsSTATUS_CONVERGED;
-    } else if (iter + 1 >= s->maxiter) {
+    } else if (iter + 1 >= acs_maxiter(s)) {
       status = acsSTATUS_MAXITER;
     }
     mjtNum merit = ncp ? res : islandObjective(p, is, aw->f, aw->a);

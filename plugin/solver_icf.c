@@ -1137,7 +1137,7 @@ int acs_icfSolve(mjtNum* force, acsStats* stats, acsSolverState* state, void* wo
     if (!nactive) {
       break;
     }
-    if (iter >= s->maxiter) {
+    if (iter >= acs_maxiter(s)) {
       status = acs_worseStatus(status, acsSTATUS_MAXITER);
       break;
     }

@@ -162,7 +162,7 @@ static void testBadModelConfig(void) {
   expectRefused("<custom><numeric name='acs_tolerance' data='-1'/></custom>",
                 "acs_tolerance", "[0, inf)");
   expectRefused("<custom><text name='acs_maxiter' data='abc'/></custom>",
-                "acs_maxiter: must be an integer in [1, 1e+06]", "'abc'");
+                "acs_maxiter: must be an integer in [0, 1e+06]", "'abc'");
   expectRefused("<custom><numeric name='acs_maxiter' data='2.5'/></custom>",
                 "acs_maxiter", "integer");
   expectRefused("<custom><numeric name='acs_tolerance' data='1 2'/></custom>",

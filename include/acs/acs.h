@@ -41,6 +41,10 @@ ACS_API int acs_setOption(acsSettings* settings, const char* key, const char* va
 // Check every field. Return 0 if valid; otherwise -1 with a message naming the first bad field.
 ACS_API int acs_validateSettings(const acsSettings* settings, char* error, int error_sz);
 
+// The iteration budget of a solve with these settings: maxiter, or where it is 0 (the default)
+// the solver's own budget (pgs, admm and ccp-admm 300, the others 100).
+ACS_API int acs_maxiter(const acsSettings* settings);
+
 // Write a one-line description of every option (name, unit, default, range) to buf.
 ACS_API void acs_describeOptions(char* buf, int buf_sz);
 

@@ -185,7 +185,8 @@ typedef struct acsProblem_ {
 // acs.solver plugin config override the defaults; acs_setOption overrides the model.
 typedef struct acsSettings_ {
   int    solver;                  // contact solver (acstSolver)                   default: pgs
-  int    maxiter;                 // maximum iterations per solve, [1, 1e6]         default: 100
+  int    maxiter;                 // maximum iterations per solve, [0, 1e6]; 0: the
+                                  //   solver's budget (acs_maxiter)                default: 0
   mjtNum tolerance;               // stop when the NCP residual <= tolerance, >= 0  default: 1e-6
                                   //   (force-scaled units: N * m/s^2)
   mjtNum rel_tolerance;           // stop when max|f_k - f_k-1| <= rel_tolerance max|f_k|,

@@ -164,4 +164,4 @@ def test_batch_ids_and_errors(humanoid):
   with pytest.raises(ValueError, match='sorted and unique'):
     acs.batch.step(batch, 1, ids=[3, 1])
   with pytest.raises(ValueError, match='acs_maxiter'):
-    acs.batch.step(batch, 1, maxiter=0)
+    acs.batch.step(batch, 1, maxiter=-1)
