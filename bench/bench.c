@@ -650,7 +650,7 @@ static void printTable(const mjModel* m, const benchArgs* args, const runResult*
 //---------------------------------- main ----------------------------------------------------------
 
 static void usage(void) {
-  char options[4096];
+  char options[16384];
   acs_describeOptions(options, sizeof(options));
   printf("usage: acs-bench MODEL.xml [--solvers LIST] [--steps N] [--warmup K] [--chunk C]\n"
          "                 [--repeat R] [--perturb A] [--integrator NAME] [--set key=value]...\n"

@@ -374,7 +374,7 @@ static void testProblems(void) {
     acsSettings s;
     acs_defaultSettings(&s);
     s.solver = acs_solverId(solverNames[randInt(9)]);
-    s.maxiter = 1 + randInt(300);
+    s.maxiter = randInt(301);   // 0: the solver's budget
     s.tolerance = randInt(2) ? 1e-10 : 1e-4;
     s.omega = 0.2 + 1.6 * uniform();
     int nefc = p->nefc > 0 && p->nefc < 1000 ? p->nefc : 1;
@@ -418,7 +418,7 @@ static void testProblems(void) {
           break;
         }
       }
-      ENSURE(st.niter <= s.maxiter);
+      ENSURE(st.niter <= acs_maxiter(&s));
     }
 
     // the evaluations: NaN / status error for an invalid input, never a crash
@@ -627,7 +627,7 @@ static void testSteps(void) {
     char error[acsNERROR] = "";
     acs_defaultSettings(&s);
     s.solver = randInt(acsNSOLVER);
-    s.maxiter = 1 + randInt(200);
+    s.maxiter = randInt(201);   // 0: the solver's budget
     s.warmstart = randInt(2);
     s.compliance = randInt(4) ? 0 : logUniform(-6, -1);
     s.restitution = randInt(4) ? 0 : uniform();

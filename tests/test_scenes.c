@@ -480,7 +480,8 @@ static acsContext* stackContext(const mjModel* m, const char* solver, int polish
 }
 
 static void testMassRatioStack(void) {
-  // 100 kg on 0.1 kg, 1 s at 1 ms, default budget (100 iterations): ADMM solves every step to
+  // 100 kg on 0.1 kg, 1 s at 1 ms, default budget (300 iterations for pgs and the ADMMs, 100 for
+  // raisim and the relaxed laws' Gauss-Seidel; 100 for all until b9a1130): ADMM solves every step to
   // the tolerance once the stack has settled and the stack stays still; so, on most runs, do pgs
   // and raisim, whose subspace step finds the stack's active set (quantified below); the relaxed
   // laws' Gauss-Seidel (lcp-pgs, ccp-pgs, no subspace step) runs out of iterations on most
@@ -725,11 +726,12 @@ static void testHumanoid10s(void) {
 
 static void testConsistentStabilizationHumanoid(void) {
   // the shared humanoid falling from qpos0 lands on its feet, each on the four ends of its two
-  // capsules: per-contact recovery requests that no motion of the foot meets, and pgs stops at its
-  // 100 sweeps on most steps (it stalls: 2000 sweeps leave the same residual). With the requests
-  // of each foot made those of one motion, it converges on most. Measured over 300 steps: 135 and
-  // 286 converged (MuJoCo 4.0; 3.12: 135 and 287; from three contacts a pair, 261); the bounds
-  // leave room for another MuJoCo's collision detection
+  // capsules: per-contact recovery requests that no motion of the foot meets, and pgs stops at
+  // its budget on many steps (it stalls: 2000 sweeps leave the same residual). With the requests
+  // of each foot made those of one motion, it converges on most. Measured over 300 steps: 171 and
+  // 298 converged (MuJoCo 4.0, the default 300 sweeps a step since b9a1130; 167 and 298 with 100;
+  // 135 and 286 at earlier commits, 3.12 135 and 287; from three contacts a pair, 261); the
+  // bounds leave room for another MuJoCo's collision detection
   mjModel* m = acst_loadSharedModel("humanoid.xml");
   if (!m) return;
   int nconv[2] = {0, 0};
@@ -834,7 +836,7 @@ static void testWeldIntoFloor(void) {
   // more are the tries, 19 of the 190 steps counted (bounds 15 to 25: a try every step, or none,
   // or the iterations of a step's second solve not added to its first's, fall outside), and the
   // other steps cost at most 5 iterations on average (observed 0 to 1.5; a step that tried the
-  // stabilization would cost 10 or 100); a try costs at most 30 iterations on average (the 10
+  // stabilization would cost 10 or the budget); a try costs at most 30 iterations on average (the 10
   // sweeps and the solve without stabilization: observed 11 to 12; ADMM's tries ran its whole
   // budget of 100 on the problem without a solution before they were judged by sweeps: 101);
   // (2) the box, an island of its own, keeps its stabilization: pushed 3 mm into the floor, it
@@ -1206,7 +1208,8 @@ static void testSpinCondim46(void) {
           ENSURE_LE(fabs(err[k]), 2e-5);
         } else {
           // the CCP glides: the spin's friction velocity lifts the spheres (z rises 0.3-1.8 mm;
-          // ccp-admm stops at the iteration limit on most of its contact steps here, 16 of 21,
+          // ccp-admm stops at the iteration limit on most of its contact steps here, 16 of 21 with
+          // 100 iterations a step,
           // and returns its lowest-objective iterate) and they land again; the mean deceleration
           // is 6-13% above Coulomb's
           ENSURE(err[k] > 0.03 && err[k] < 0.15);

@@ -203,6 +203,9 @@ static void testGetOption(void) {
   acs_defaultSettings(&s);
   ENSURE(acs_setOption(&s, "solver", "ccp-admm", error, sizeof(error)) == 0);
   ENSURE(acs_setOption(&s, "tolerance", "1.2345678901234567e-7", error, sizeof(error)) == 0);
+  ENSURE(acs_setOption(&s, "maxiter", "0", error, sizeof(error)) == 0 && s.maxiter == 0);
+  ENSURE(acs_setOption(&s, "maxiter", "-1", error, sizeof(error)) == -1 && s.maxiter == 0);
+  ENSURE(strstr(error, "acs_maxiter: must be an integer in [0, 1e+06]") != NULL);
   ENSURE(acs_setOption(&s, "maxiter", "77", error, sizeof(error)) == 0);
   ENSURE(acs_setOption(&s, "warmstart", "false", error, sizeof(error)) == 0);
   ENSURE(acs_setOption(&s, "max_correction", "inf", error, sizeof(error)) == 0);

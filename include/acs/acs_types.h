@@ -313,9 +313,10 @@ typedef struct acsStats_ {
   mjtNum time_solve;              // the solver (native: mj_fwdConstraint)
   mjtNum time_metrics;            // evaluating the metrics (native: includes building the problem)
 
-  // per-iteration NCP residual of the solver (first acsNHISTORY iterations); NaN for an iteration
-  // that did not measure it (pgs, raisim and their relaxations: after their first 10 sweeps, every
-  // 5th sweep measures it, the stopping test)
+  // per-iteration NCP residual of the solver (first acsNHISTORY iterations: a solve may run more,
+  // as MuJoCo's past mjNSOLVER; the default budget of pgs, admm and ccp-admm is 300); NaN for an
+  // iteration that did not measure it (pgs, raisim and their relaxations: after their first 10
+  // sweeps, every 5th sweep measures it, the stopping test)
   int    nhistory;                // entries recorded
   mjtNum history[acsNHISTORY];    // residual after each iteration
 } acsStats;

@@ -77,9 +77,10 @@ def _parse(kind, text):
 class Settings:
   """The settings of a Context, as attributes: ``ctx.settings.tolerance = 1e-8``.
 
-  Reading gives the value in use; writing checks the value (ValueError with the C library's
-  message naming the field and what is allowed) and applies it from the next step. ``update``
-  sets several at once, all or none.
+  Reading gives the value in use (``maxiter`` 0, the default: the solver's own budget, 300
+  iterations for pgs, admm and ccp-admm and 100 for the others); writing checks the value
+  (ValueError with the C library's message naming the field and what is allowed) and applies it
+  from the next step. ``update`` sets several at once, all or none.
   """
 
   __slots__ = ('_ctx',)
