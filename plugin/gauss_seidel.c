@@ -1101,13 +1101,14 @@ static int activeSetStep(mjtNum* len, mjtNum* force, mjtNum* ncp, mjtNum* res, a
   // 89.4% and 76.3% -> 84.9% at 1e-3, 1e-4 and 1e-2 (24, 24 and 16 runs), 22 -> 20, 21 -> 19 and
   // 33 -> 25 sweeps a step; the Shadow hand level (92.0% -> 92.0%, 89.4% -> 89.3%, 32 runs);
   // admm's subspace start on the dog a draw (87.4% -> 84.7%, 87.1% -> 89.5%, 81.3% -> 82.0%, 16
-  // runs). The moves are not for raisim (angles 0): the normal rows' left raisim's ensembles as
-  // they were and took its sliding cube to the NCP's deceleration (3.913 m/s^2 where raisim's
-  // own answer is 3.882 and mu g 3.924)
-  if (gs->angles && *len >= 1 && *res > tol && gs->moved < kNullMoves + gs->rejoined) {
+  // runs). These two moves are not for raisim (angles 0): the normal rows' left raisim's
+  // ensembles as they were and took its sliding cube to the NCP's deceleration (3.913 m/s^2 where
+  // raisim's own answer is 3.882 and mu g 3.924); the third (jheld, below) is, its rows not a
+  // contact's
+  if (*len >= 1 && *res > tol && gs->moved < kNullMoves + gs->rejoined) {
     int jsep = -1;                // the unknown of the loaded normal row moving the most
     mjtNum worst = 0, bmax = islandFreeVelocity(p, is);
-    for (int j=0; j < is->nblock; j++) {
+    for (int j=0; gs->angles && j < is->nblock; j++) {
       int k = is->block[j], adr = p->block_adr[k];
       mjtNum fa = mju_abs(force[adr] * gs->a[adr]);
       if (gs->active[k] && mju_abs(gs->a[adr]) > kNullFloor * (1 + bmax) && fa > worst &&
@@ -1125,7 +1126,7 @@ static int activeSetStep(mjtNum* len, mjtNum* force, mjtNum* ncp, mjtNum* res, a
     // friction changes against the slip until it, or another block, reaches a bound (jslip: that
     // unknown, kslip its block)
     int jslip = -1, kslip = -1;
-    for (int j=0; jsep < 0 && j < is->nblock; j++) {
+    for (int j=0; gs->angles && jsep < 0 && j < is->nblock; j++) {
       int k = is->block[j], adr = p->block_adr[k];
       if (gs->active[k] != 1 || p->block_type[k] != acsBLOCK_CONTACT || p->block_dim[k] < 3) {
         continue;
@@ -1145,6 +1146,34 @@ static int activeSetStep(mjtNum* len, mjtNum* force, mjtNum* ncp, mjtNum* res, a
       }
     }
     jsep = jsep >= 0 ? jsep : jslip;
+
+    // none either: a held equality or friction-loss row left moving, the others' held (the
+    // island's stabilization asks for a motion that its held friction losses forbid: one of them
+    // must slide). The move lowers the dual objective along the null vector, as the others do,
+    // until a friction loss reaches its bound or a limit's or contact's force zero (jheld: that
+    // unknown). The Franka kitchen's microwave door, an equality coupling two hinges with
+    // friction loss and limits: pgs stopped at 0.15 on every step after its 27th, with sweeps
+    // alone it took 6000
+    int jheld = -1;
+    for (int j=0; jsep < 0 && j < is->nblock; j++) {
+      int k = is->block[j], adr = p->block_adr[k], type = p->block_type[k];
+      if (gs->active[k] != 1 || (type != acsBLOCK_EQUALITY && type != acsBLOCK_FRICTION)) {
+        continue;
+      }
+      for (int r=0; r < p->block_dim[k]; r++) {
+        mjtNum fa = mju_abs(gs->a[adr+r]);
+        if (fa <= kNullFloor * (1 + bmax) || !(fa > worst)) {
+          continue;
+        }
+        for (int u=0; u < n; u++) {
+          if (gs->rows[u] == adr + r) {
+            worst = fa;
+            jheld = u;
+          }
+        }
+      }
+    }
+    jsep = jsep >= 0 ? jsep : jheld;
 
     // of the null vectors the dropped unknowns give, the one that moves it most
     mjtNum best = 0;
@@ -1175,6 +1204,10 @@ static int activeSetStep(mjtNum* len, mjtNum* force, mjtNum* ncp, mjtNum* res, a
         if (gs->active[k] && d < 0 && (p->block_type[k] == acsBLOCK_CONTACT ||
                                        p->block_type[k] == acsBLOCK_LIMIT)) {
           gmin = mju_min(gmin, force[adr] / -d);
+        } else if (jheld >= 0 && gs->active[k] && d != 0 &&
+                   p->block_type[k] == acsBLOCK_FRICTION) {
+          mjtNum room = p->block_floss[k] + (d > 0 ? -force[adr] : force[adr]);
+          gmin = mju_min(gmin, room / mju_abs(d));
         }
       }
 

@@ -89,6 +89,13 @@ CONVERGED = [
     ("fetch/slide_env.xml", "ccp-pgs", {"4.0": 0.95, "3.12": 0.95}),
     ("fetch/push_env.xml", "lcp-pgs", {"4.0": 0.85, "3.12": 0.85}),
     ("fetch/slide_env.xml", "lcp-pgs", {"4.0": 0.85, "3.12": 0.85}),
+    # the Franka kitchen's microwave door (two hinges coupled by a joint equality, each with a
+    # friction loss and a limit at its bound): pgs stopped at the limit on every step after its
+    # 27th, raisim on 17%, until a held equality left moving took the null vector's move to a
+    # friction loss's bound (2026-11-29): 100% on 4.0 and 3.12 since
+    ("kitchen_franka/kitchen_assets/kitchen_env_model.xml", "pgs", {"4.0": 0.97, "3.12": 0.97}),
+    ("kitchen_franka/kitchen_assets/kitchen_env_model.xml", "raisim",
+     {"4.0": 0.97, "3.12": 0.97}),
 ]
 
 # (scene, solver, perturbation, repeats, {MuJoCo version: share}): as CONVERGED, over the evidence

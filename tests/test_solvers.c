@@ -424,26 +424,21 @@ static void testSubspaceAngles(void) {
 }
 
 
-// pgs's restart from zero forces (gauss_seidel.c, kRestartWindow): one step of dm_control's dog
-// (test_models/dog_toe_stall.txt: its island of the toes and the body on the floor, 4 joint
-// limits and 8 condim-3 contacts, two on each toe capsule with the same tangent row; its
-// Delassus matrix as G = C C', the step's warm start). From the warm start the sweeps and the
-// subspace steps stay in a basin (2.2e-2 after 100 sweeps without the restart; 5e-3 after 10000
-// on such steps); started again from zero forces after 30 sweeps without progress, pgs converges
-// within the default budget (seen: 55 sweeps), as it does from zero forces (3)
-static void testRestartFromZero(void) {
+// a stalled step's island from test_models (name): its blocks, G = C C' on nrow dofs of unit
+// mass (J = C), b and the step's warm start (warm, nrow); the problem in t, its step h. Return
+// nrow, 0 if the file cannot be read
+static int loadStallFixture(acstProblem* t, mjtNum* warm, const char* name, mjtNum h) {
   char path[1024];
-  acst_testModelPath(path, sizeof(path), "dog_toe_stall.txt");
+  acst_testModelPath(path, sizeof(path), name);
   FILE* file = fopen(path, "r");
   ENSURE(file != NULL);
-  if (!file) return;
+  if (!file) return 0;
   char line[16384];
   long start = 0;
   while (fgets(line, sizeof(line), file) && line[0] == '#') {
     start = ftell(file);
   }
   fseek(file, start, SEEK_SET);
-  acstProblem* t = mju_malloc(sizeof(acstProblem));
   int nblock = 0, nrow = 0, ok = fscanf(file, "%d", &nblock) == 1 && nblock > 0 &&
                                       nblock <= acstMAXROW;
   int type[acstMAXROW] = {0}, dim[acstMAXROW] = {0}, ndim = 0;
@@ -454,7 +449,7 @@ static void testRestartFromZero(void) {
     ndim += ok ? dim[k] : 0;
   }
   ok = ok && fscanf(file, "%d", &nrow) == 1 && nrow == ndim && nrow <= acstMAXDOF;
-  mjtNum b[acstMAXROW] = {0}, warm[acstMAXROW] = {0}, C[acstMAXDOF*acstMAXDOF] = {0};
+  mjtNum b[acstMAXROW] = {0}, C[acstMAXDOF*acstMAXDOF] = {0};
   for (int r=0; ok && r < nrow; r++) {
     ok = fscanf(file, "%lf %lf", b + r, warm + r) == 2;
     for (int c=0; ok && c < nrow; c++) {
@@ -464,20 +459,38 @@ static void testRestartFromZero(void) {
   fclose(file);
   ENSURE(ok);
   if (!ok) {
-    mju_free(t);
-    return;
+    return 0;
   }
 
-  // the problem on nrow dofs of unit mass, J = C (G = J M^-1 J' = C C'); the dog's step 5 ms
+  // the problem on nrow dofs of unit mass, J = C (G = J M^-1 J' = C C')
   mjtNum M[acstMAXDOF*acstMAXDOF] = {0};
   for (int i=0; i < nrow; i++) {
     M[i*nrow+i] = 1;
   }
-  acst_problemInit(t, nrow, M, 0.005);
+  acst_problemInit(t, nrow, M, h);
   for (int k=0, adr=0; k < nblock; adr += dim[k], k++) {
     acst_problemAdd(t, type[k], dim[k], C + adr*nrow, b + adr, mu + 5*k, floss[k]);
   }
   ENSURE(t->p.nefc == nrow);
+  return nrow;
+}
+
+
+// pgs's restart from zero forces (gauss_seidel.c, kRestartWindow): one step of dm_control's dog
+// (test_models/dog_toe_stall.txt: its island of the toes and the body on the floor, 4 joint
+// limits and 8 condim-3 contacts, two on each toe capsule with the same tangent row; its
+// Delassus matrix as G = C C', the step's warm start). From the warm start the sweeps and the
+// subspace steps stay in a basin (2.2e-2 after 100 sweeps without the restart; 5e-3 after 10000
+// on such steps); started again from zero forces after 30 sweeps without progress, pgs converges
+// within the default budget (seen: 55 sweeps), as it does from zero forces (3)
+static void testRestartFromZero(void) {
+  acstProblem* t = mju_malloc(sizeof(acstProblem));
+  mjtNum warm[acstMAXROW];
+  int nrow = loadStallFixture(t, warm, "dog_toe_stall.txt", 0.005);   // the dog's step 5 ms
+  if (!nrow) {
+    mju_free(t);
+    return;
+  }
 
   // from the warm start without the restart, with it, and from zero forces: default tolerance
   // and budget
@@ -500,6 +513,49 @@ static void testRestartFromZero(void) {
   ENSURE(status[0] == acsSTATUS_MAXITER && st[0].residual > 1e-4);   // stalls (2.2e-2)
   ENSURE(status[1] == acsSTATUS_CONVERGED && st[1].niter > 30);   // after a restart (seen 55)
   ENSURE(status[2] == acsSTATUS_CONVERGED && st[2].niter <= 10);
+  mju_free(t);
+}
+
+
+// a held equality row left moving, the rows it depends on held too (gauss_seidel.c, jheld): one
+// step of the Franka kitchen (test_models/kitchen_door_stall.txt: two hinges coupled by a joint
+// equality, each with a friction loss of 1 and a limit at its bound). The equality's
+// stabilization asks for a motion that the held friction losses forbid; the answer has the
+// second hinge's friction loss at its bound, sliding. The subspace step on the rows held leaves
+// the equality at 0.15 (its rows depend on the others'); the move along the null vector that
+// lowers the dual objective takes that friction loss to its bound, and pgs converges (seen: 8
+// sweeps; before the move it stopped at the limit at 0.15 on every step of the kitchen's
+// trajectory, and took 6000 sweeps with the sweeps alone). The problem is a convex QP (no
+// contact): its velocities a = G f + b are unique, checked against admm's to 1e-5 m/s^2 (both
+// converged to 1e-8: measured 3e-14); the friction loss at its bound to 1e-9 N m
+static void testHeldRowNullMove(void) {
+  acstProblem* t = mju_malloc(sizeof(acstProblem));
+  mjtNum warm[acstMAXROW], f[acstMAXROW], g[acstMAXROW], a[acstMAXROW], c[acstMAXROW];
+  int nrow = loadStallFixture(t, warm, "kitchen_door_stall.txt", 0.002);
+  if (!nrow) {
+    mju_free(t);
+    return;
+  }
+  acsStats st, sta;
+  mju_copy(f, warm, nrow);
+  int status = acst_solve(f, &st, &t->p, "pgs", 1e-8, 0);
+  mju_copy(g, warm, nrow);
+  int statusa = acst_solve(g, &sta, &t->p, "admm", 1e-8, 100000);
+  acst_velocity(a, &t->p, f);
+  acst_velocity(c, &t->p, g);
+  mjtNum diff = 0;
+  for (int r=0; r < nrow; r++) {
+    diff = mju_max(diff, mju_abs(a[r] - c[r]));
+  }
+  printf("  the kitchen's door, %d rows: pgs %s (%d sweeps, residual %.1e), admm %s (%d, %.1e); "
+         "velocities differ by %.1e, the second friction loss %.9f\n", nrow,
+         acs_statusName(status), st.niter, st.residual, acs_statusName(statusa), sta.niter,
+         sta.residual, diff, f[2]);
+  ENSURE(status == acsSTATUS_CONVERGED && st.niter <= 20);
+  ENSURE(statusa == acsSTATUS_CONVERGED);
+  ENSURE_LE(diff, 1e-5);
+  ENSURE_NEAR(f[2], 1, 1e-9);
+  ENSURE(a[2] < 0);                      // sliding against its friction
   mju_free(t);
 }
 
@@ -1939,6 +1995,7 @@ int main(int argc, char** argv) {
     TEST(testSubspaceAngles),
     TEST(testSpinningPair),
     TEST(testRestartFromZero),
+    TEST(testHeldRowNullMove),
     TEST(testHyperstaticBox),
     TEST(testCoupledStack),
     TEST(testDefaultBudget),
