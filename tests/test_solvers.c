@@ -521,13 +521,15 @@ static void testRestartFromZero(void) {
 // step of the Franka kitchen (test_models/kitchen_door_stall.txt: two hinges coupled by a joint
 // equality, each with a friction loss of 1 and a limit at its bound). The equality's
 // stabilization asks for a motion that the held friction losses forbid; the answer has the
-// second hinge's friction loss at its bound, sliding. The subspace step on the rows held leaves
-// the equality at 0.15 (its rows depend on the others'); the move along the null vector that
-// lowers the dual objective takes that friction loss to its bound, and pgs converges (seen: 8
-// sweeps; before the move it stopped at the limit at 0.15 on every step of the kitchen's
-// trajectory, and took 6000 sweeps with the sweeps alone). The problem is a convex QP (no
-// contact): its velocities a = G f + b are unique, checked against admm's to 1e-5 m/s^2 (both
-// converged to 1e-8: measured 3e-14); the friction loss at its bound to 1e-9 N m
+// second hinge's friction loss at its bound, sliding (a = -0.01075 m/s^2 there). The subspace
+// step on the three rows held (they depend on each other) zeroes the equality's velocity and
+// leaves that friction loss moving; the move along the null vector that lowers the dual
+// objective takes it to its bound, and pgs converges (seen: 8 sweeps; before the move it stopped
+// at the limit at 0.15, as on every step of the kitchen's trajectory after its 27th, and took
+// 6000 sweeps with the sweeps alone). The problem is a convex QP (no contact): its velocities
+// a = G f + b are unique, checked against plain ADMM's (no subspace step, which takes the move
+// too) to 1e-5 m/s^2 (both converged to 1e-8: measured 1.1e-9); the friction loss at its bound
+// to 1e-9 N m
 static void testHeldRowNullMove(void) {
   acstProblem* t = mju_malloc(sizeof(acstProblem));
   mjtNum warm[acstMAXROW], f[acstMAXROW], g[acstMAXROW], a[acstMAXROW], c[acstMAXROW];
@@ -540,7 +542,13 @@ static void testHeldRowNullMove(void) {
   mju_copy(f, warm, nrow);
   int status = acst_solve(f, &st, &t->p, "pgs", 1e-8, 0);
   mju_copy(g, warm, nrow);
-  int statusa = acst_solve(g, &sta, &t->p, "admm", 1e-8, 100000);
+  acsSettings plain;
+  acs_defaultSettings(&plain);
+  plain.solver = acsSOL_ADMM;
+  plain.tolerance = 1e-8;
+  plain.maxiter = 100000;
+  plain.admm_subspace = plain.admm_polish = 0;
+  int statusa = acst_solveSettings(g, &sta, &t->p, &plain);
   acst_velocity(a, &t->p, f);
   acst_velocity(c, &t->p, g);
   mjtNum diff = 0;
