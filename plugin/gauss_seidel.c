@@ -957,6 +957,17 @@ static mjtNum islandFreeVelocity(const acsProblem* p, const island* is) {
 }
 
 
+// the unknown of the step's n whose row is row; -1 if none
+static int rowUnknown(const acsSweep* gs, int n, int row) {
+  for (int u=0; u < n; u++) {
+    if (gs->rows[u] == row) {
+      return u;
+    }
+  }
+  return -1;
+}
+
+
 // the Newton step of the subspace minimization on the island's active set (gs->active), from
 // force, as far as the active blocks stay feasible (see subspaceStep); w, a, ncp and res updated.
 // Return the number of active blocks that cut the step short (flagged in gs->blocked: 1 a sticking
@@ -1110,14 +1121,14 @@ static int activeSetStep(mjtNum* len, mjtNum* force, mjtNum* ncp, mjtNum* res, a
     for (int j=0; gs->angles && j < is->nblock; j++) {
       int k = is->block[j], adr = p->block_adr[k];
       mjtNum fa = mju_abs(force[adr] * gs->a[adr]);
-      if (gs->active[k] && mju_abs(gs->a[adr]) > kNullFloor * (1 + bmax) && fa > worst &&
-          (p->block_type[k] == acsBLOCK_CONTACT || p->block_type[k] == acsBLOCK_LIMIT)) {
-        for (int u=0; u < n; u++) {
-          if (gs->rows[u] == adr) {
-            worst = fa;
-            jsep = u;
-          }
-        }
+      if (!gs->active[k] || mju_abs(gs->a[adr]) <= kNullFloor * (1 + bmax) || !(fa > worst) ||
+          (p->block_type[k] != acsBLOCK_CONTACT && p->block_type[k] != acsBLOCK_LIMIT)) {
+        continue;
+      }
+      int u = rowUnknown(gs, n, adr);
+      if (u >= 0) {
+        worst = fa;
+        jsep = u;
       }
     }
 
@@ -1132,15 +1143,12 @@ static int activeSetStep(mjtNum* len, mjtNum* force, mjtNum* ncp, mjtNum* res, a
       }
       for (int r=1; r < p->block_dim[k]; r++) {
         mjtNum fa = mju_abs(force[adr] * p->block_mu[5*k+r-1] * gs->a[adr+r]);
-        if (mju_abs(gs->a[adr+r]) <= kNullFloor * (1 + bmax) || !(fa > worst)) {
-          continue;
-        }
-        for (int u=0; u < n; u++) {
-          if (gs->rows[u] == adr + r) {
-            worst = fa;
-            jslip = u;
-            kslip = k;
-          }
+        int u = mju_abs(gs->a[adr+r]) <= kNullFloor * (1 + bmax) || !(fa > worst) ? -1 :
+                rowUnknown(gs, n, adr + r);
+        if (u >= 0) {
+          worst = fa;
+          jslip = u;
+          kslip = k;
         }
       }
     }
@@ -1165,14 +1173,10 @@ static int activeSetStep(mjtNum* len, mjtNum* force, mjtNum* ncp, mjtNum* res, a
       }
       for (int r=0; r < p->block_dim[k]; r++) {
         mjtNum fa = mju_abs(gs->a[adr+r]);
-        if (fa <= kNullFloor * (1 + bmax) || !(fa > worst)) {
-          continue;
-        }
-        for (int u=0; u < n; u++) {
-          if (gs->rows[u] == adr + r) {
-            worst = fa;
-            jheld = u;
-          }
+        int u = fa <= kNullFloor * (1 + bmax) || !(fa > worst) ? -1 : rowUnknown(gs, n, adr + r);
+        if (u >= 0) {
+          worst = fa;
+          jheld = u;
         }
       }
     }

@@ -330,9 +330,10 @@ static int fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
   // a try of the stabilization after a run of steps without it (below): judged by probeSolver
   int dual = acs_solverModel(ctx->settings.solver) != acsMODEL_COMPLIANT;
   int run = ctx->unstabilized_run;
-  int probe = dual && run && !(run % kProbeRun) && acs_maxiter(&ctx->settings) > kProbe;
+  int maxiter = acs_maxiter(&ctx->settings);
+  int probe = dual && run && !(run % kProbeRun) && maxiter > kProbe;
   acsSettings budget = ctx->settings;
-  budget.maxiter = acs_maxiter(&ctx->settings);
+  budget.maxiter = maxiter;
   if (probe) {
     budget.maxiter = kProbe;
     budget.solver = probeSolver(ctx->settings.solver);
@@ -391,7 +392,7 @@ static int fwdConstraintAcs(const mjModel* m, mjData* d, acsContext* ctx) {
         (budget.solver != ctx->settings.solver || st->status == acsSTATUS_MAXITER)) {
       int other = budget.solver != ctx->settings.solver;
       budget = ctx->settings;
-      budget.maxiter = mjMAX(acs_maxiter(&ctx->settings) - (other ? 0 : st->niter), 1);
+      budget.maxiter = mjMAX(maxiter - (other ? 0 : st->niter), 1);
       solveAgain(force, ctx, &budget);
       ndrop = divergingIslands(drop, ctx, force);
     }

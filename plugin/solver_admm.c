@@ -1139,11 +1139,11 @@ static int subspaceStart(mjtNum* force, mjtNum* ncp, acsStats* stats, admmWork* 
 // (22_humanoids: 1e-4 after 6 iterations, 1e-5 after 100), where one Newton step on that
 // active set ends the solve. As OSQP's solution polishing, the step is kept only when it
 // converges, and the iterations go on otherwise
-static int polishTurn(int iter, int npolish, mjtNum res, const acsSettings* s) {
+static int polishTurn(int iter, int npolish, mjtNum res, const acsSettings* s, int maxiter) {
   if (s->admm_polish <= 0 || !(res > s->tolerance)) {
     return 0;
   }
-  return iter + 1 >= acs_maxiter(s) ||
+  return iter + 1 >= maxiter ||
          (npolish < kPolishMax && iter + 1 >= s->admm_polish * (npolish + 1) &&
           res < kPolishBelow * s->tolerance);
 }
@@ -1155,7 +1155,7 @@ static int solveIslandAdmm(mjtNum* force, int* niter, mjtNum* last, mjtNum* rho_
                            const admmIsland* is, const acsSettings* s, mjtNum rho_carried,
                            int cold, mjtNum done) {
   int model = acs_solverModel(s->solver);
-  int ncp = (model == acsMODEL_NCP);
+  int ncp = (model == acsMODEL_NCP), maxiter = acs_maxiter(s);
   mjtNum eta = s->admm_prox, omega = s->omega;
   const int* rows = is->rows;
   int n = is->n;
@@ -1260,13 +1260,13 @@ static int solveIslandAdmm(mjtNum* force, int* niter, mjtNum* last, mjtNum* rho_
     // residual of the unscaled forces, the stopping test of every acs solver: measured (and the
     // penalty updated) on every admm_check-th iteration and on the last
     *niter = iter + 1;
-    if ((iter + 1) % mjMAX(s->admm_check, 1) != 0 && iter + 1 < acs_maxiter(s)) {
+    if ((iter + 1) % mjMAX(s->admm_check, 1) != 0 && iter + 1 < maxiter) {
       acs_islandHistory(stats, iter, NAN, done);   // not measured
       andersonNext(aw, is, &aa, iter, status);
       continue;
     }
     islandVelocity(&resncp, &res, aw, p, is, aw->f, model);
-    if (ncp && polishTurn(iter, npolish, res, s)) {
+    if (ncp && polishTurn(iter, npolish, res, s, maxiter)) {
       npolish++;
       if (subspaceStart(aw->f, &resncp, stats, aw, p, is, s->tolerance, 0)) {
         res = resncp;
@@ -1277,7 +1277,7 @@ static int solveIslandAdmm(mjtNum* force, int* niter, mjtNum* last, mjtNum* rho_
       status = acsSTATUS_DIVERGED;
     } else if (res <= s->tolerance) {
       status = acsSTATUS_CONVERGED;
-    } else if (iter + 1 >= acs_maxiter(s)) {
+    } else if (iter + 1 >= maxiter) {
       status = acsSTATUS_MAXITER;
     }
     mjtNum merit = ncp ? res : islandObjective(p, is, aw->f, aw->a);
